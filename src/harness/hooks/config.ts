@@ -1,0 +1,124 @@
+/**
+ * The `hooks` key of settings, in Claude Code's shape:
+ *
+ * ```json
+ * { "PreToolUse": [{ "matcher": "bash", "hooks": [{ "type": "command", "command": "./check.sh", "timeout": 30 }] }] }
+ * ```
+ *
+ * Plus our own `{ "type": "js", "name": "…", "code": "<body of an async function (input)>" }` hook
+ * for prototyping in the browser (see `src/hooks-runtime/`). Timeouts are in seconds, as in
+ * Claude Code. Unknown event names and unknown hook types are errors that say what is allowed,
+ * rather than being dropped silently.
+ */
+import { z } from 'zod';
+
+/** Every hook event, in the order a session meets them. */
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Notification',
+  'SubagentStart',
+  'SubagentStop',
+  'Stop',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+] as const;
+
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+export function isHookEventName(name: string): name is HookEventName {
+  return (HOOK_EVENTS as readonly string[]).includes(name);
+}
+
+/** Default per-hook timeout, seconds (Claude Code's default). */
+export const DEFAULT_HOOK_TIMEOUT_S = 60;
+
+const timeoutSchema = z
+  .number({ error: 'timeout must be a number of seconds' })
+  .positive({ error: 'timeout must be a positive number of seconds' })
+  .max(3600, { error: 'timeout is in seconds and at most 3600 (one hour)' });
+
+export const commandHookSchema = z.object({
+  type: z.literal('command'),
+  command: z.string().trim().min(1, { error: 'a command hook needs a non-empty "command"' }),
+  timeout: timeoutSchema.optional(),
+});
+
+export const jsHookSchema = z.object({
+  type: z.literal('js'),
+  /** Shown in traces and the hooks timeline; defaults to `js hook`. */
+  name: z.string().optional(),
+  /** The body of `async function (input) { … }`; see `JsHookRunner` in ports.ts. */
+  code: z.string().min(1, { error: 'a js hook needs a non-empty "code" (a function body)' }),
+  timeout: timeoutSchema.optional(),
+});
+
+function hookTypeMessage(type: unknown): string {
+  return type === undefined
+    ? 'a hook needs "type": "command" or "js"'
+    : `unknown hook type ${JSON.stringify(type)}: use "command" or "js"`;
+}
+
+export const hookDefinitionSchema = z.discriminatedUnion('type', [commandHookSchema, jsHookSchema], {
+  error: (issue) =>
+    issue.code === 'invalid_union'
+      ? hookTypeMessage((issue.input as { type?: unknown } | undefined)?.type)
+      : undefined,
+});
+
+export const hookMatcherGroupSchema = z.object({
+  /** `*` or empty = every tool; `A|B` = exact names; else an anchored, case-sensitive regex. */
+  matcher: z.string().optional(),
+  hooks: z.array(hookDefinitionSchema),
+});
+
+export type CommandHook = z.infer<typeof commandHookSchema>;
+export type JsHook = z.infer<typeof jsHookSchema>;
+export type HookDefinition = z.infer<typeof hookDefinitionSchema>;
+export type HookMatcherGroup = z.infer<typeof hookMatcherGroupSchema>;
+/** Validated hooks settings: an event name → its matcher groups, in config order. */
+export type HooksConfig = Partial<Record<HookEventName, HookMatcherGroup[]>>;
+
+/**
+ * The zod schema for settings' `hooks` key. Parses to {@link HooksConfig}. An unknown event
+ * name fails with a message naming it and listing the valid ones (case matters, as in Claude Code).
+ */
+export const hooksConfigSchema = z
+  .record(z.string(), z.array(hookMatcherGroupSchema))
+  .superRefine((value, ctx) => {
+    for (const key of Object.keys(value)) {
+      if (!isHookEventName(key)) {
+        const near = HOOK_EVENTS.find((e) => e.toLowerCase() === key.toLowerCase());
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message:
+            `unknown hook event "${key}"` +
+            (near ? ` (did you mean "${near}"? names are case-sensitive)` : '') +
+            `; valid events: ${HOOK_EVENTS.join(', ')}`,
+        });
+      }
+    }
+  })
+  .transform((value) => value as HooksConfig);
+
+/** A readable one-line-per-problem rendering of a failed parse: `PreToolUse.0.hooks.0.command: …`. */
+export function formatHooksConfigError(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `hooks.${path}: ${issue.message}` : `hooks: ${issue.message}`;
+  });
+}
+
+/** Parse the `hooks` value of a settings document. */
+export function parseHooksConfig(
+  raw: unknown,
+): { ok: true; config: HooksConfig } | { ok: false; errors: string[] } {
+  const result = hooksConfigSchema.safeParse(raw ?? {});
+  return result.success ? { ok: true, config: result.data } : { ok: false, errors: formatHooksConfigError(result.error) };
+}

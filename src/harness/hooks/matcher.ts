@@ -1,0 +1,75 @@
+/**
+ * Hook matchers, as Claude Code reads them:
+ * - `*`, empty or absent: everything;
+ * - names and `|` only (`bash`, `edit|write`): a list of exact names;
+ * - anything else: a regular expression that must match the WHOLE value (anchored),
+ *   case-sensitive. Observed in Claude Code: a plain word matches the whole tool name, not a
+ *   substring, and `bash` does not match `Bash`.
+ *
+ * What a matcher is tested against depends on the event ({@link matcherSubject}): the tool name
+ * for tool events, `source` for SessionStart, `trigger` for PreCompact / PostCompact; the other
+ * events ignore it.
+ *
+ * Our tool names are lower-case (`bash`, `read`, …) while Claude Code settings say `Bash`,
+ * `Read`. So that a pasted Claude Code config works, a tool is matched under both names (our
+ * `bash` and its Claude Code name `Bash`); the comparison stays case-sensitive.
+ */
+import type { HookEventName } from './config.ts';
+
+export type CompiledMatcher =
+  | { ok: true; kind: 'all' | 'list' | 'regex'; test: (value: string) => boolean }
+  | { ok: false; error: string };
+
+const NAME_LIST = /^[\w-]+(\s*\|\s*[\w-]+)*$/;
+
+/** Compile once; an invalid regex gives `{ ok: false }` (callers treat it as never matching). */
+export function compileMatcher(matcher: string | undefined): CompiledMatcher {
+  const m = (matcher ?? '').trim();
+  if (m === '' || m === '*') return { ok: true, kind: 'all', test: () => true };
+  if (NAME_LIST.test(m)) {
+    const names = new Set(m.split('|').map((n) => n.trim()));
+    return { ok: true, kind: 'list', test: (v) => names.has(v) };
+  }
+  try {
+    const re = new RegExp(`^(?:${m})$`);
+    return { ok: true, kind: 'regex', test: (v) => re.test(v) };
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, error: `matcher ${JSON.stringify(m)} is not a valid regular expression (${why}); its hooks never run. Fix the pattern or use names separated by "|".` };
+  }
+}
+
+/** Claude Code's name for each of our tools, so Claude Code matchers find them. */
+const CLAUDE_CODE_NAMES: Record<string, string> = {
+  bash: 'Bash',
+  read: 'Read',
+  write: 'Write',
+  edit: 'Edit',
+  glob: 'Glob',
+  grep: 'Grep',
+};
+
+/** Events whose matcher is tested against the tool name. */
+const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+
+/**
+ * The values a matcher is tested against for this event and input (any one matching is a match),
+ * or `null` when the event ignores matchers.
+ */
+export function matcherSubject(event: HookEventName, input: Record<string, unknown>): string[] | null {
+  if (TOOL_EVENTS.has(event)) {
+    const name = typeof input.tool_name === 'string' ? input.tool_name : '';
+    const alias = CLAUDE_CODE_NAMES[name];
+    return alias ? [name, alias] : [name];
+  }
+  if (event === 'SessionStart') return [typeof input.source === 'string' ? input.source : ''];
+  if (event === 'PreCompact' || event === 'PostCompact') return [typeof input.trigger === 'string' ? input.trigger : ''];
+  return null;
+}
+
+/** Whether a compiled matcher selects this event's input. Invalid matchers never match. */
+export function matches(compiled: CompiledMatcher, subject: string[] | null): boolean {
+  if (subject === null) return true;
+  if (!compiled.ok) return false;
+  return subject.some((s) => compiled.test(s));
+}

@@ -1,0 +1,166 @@
+/**
+ * `runHooks`: run every hook configured for one event whose matcher selects this input — all of
+ * them at once — and fold their answers into one {@link HookOutcome} for the loop to act on.
+ *
+ * It is a generator so each hook shows up in the trace (`hook.run`) the moment it finishes; the
+ * outcome is its return value. It never throws: a hook that fails, times out or cannot start is
+ * a non-blocking error in `userMessages`, so a broken hook never stops the agent unless it asks
+ * to (exit 2, `decision: "block"`, `continue: false`).
+ */
+import type { Clock, JsHookRunner, Sandbox } from '../ports.ts';
+import type { TraceEventBody } from '../trace.ts';
+import { AsyncQueue } from '../loop/async-queue.ts';
+import { aggregateVerdicts, type HookOutcome } from './aggregate.ts';
+import { DEFAULT_HOOK_TIMEOUT_S, type HookDefinition, type HookEventName, type HooksConfig } from './config.ts';
+import type { HookInput } from './input.ts';
+import { interpretHookResult, type HookProcessResult, type HookVerdict } from './interpret.ts';
+import { compileMatcher, matcherSubject, matches } from './matcher.ts';
+
+export type { HookOutcome } from './aggregate.ts';
+
+export type HookRunEnv = {
+  /** Where command hooks run (with the JSON input on stdin and `CLAUDE_PROJECT_DIR` set). */
+  sandbox: Sandbox;
+  /** Runs `type: "js"` hooks; without one they fail (non-blocking) with a message saying so. */
+  jsRunner?: JsHookRunner;
+  clock: Clock;
+  /** Stops running hooks (they end as non-blocking errors). */
+  signal?: AbortSignal;
+  /** The hooks' working directory; defaults to the sandbox's workdir. */
+  cwd?: string;
+  /** Seconds, when a hook sets none. Default 60 (Claude Code's). */
+  defaultTimeoutS?: number;
+  /**
+   * Config problems already reported (e.g. an invalid matcher), so each is reported once. Pass one
+   * set per session; by default one set is kept per `config` object.
+   */
+  reported?: Set<string>;
+};
+
+type Planned = { hook: HookDefinition; matcher: string };
+
+const reportedByConfig = new WeakMap<HooksConfig, Set<string>>();
+
+export async function* runHooks(
+  event: HookEventName,
+  input: HookInput,
+  config: HooksConfig,
+  env: HookRunEnv,
+): AsyncGenerator<TraceEventBody, HookOutcome> {
+  const reported = env.reported ?? getOrCreate(reportedByConfig, config);
+  const subject = matcherSubject(event, input);
+  const configErrors: string[] = [];
+  const planned: Planned[] = [];
+  const seen = new Set<string>();
+
+  for (const group of config[event] ?? []) {
+    const matcher = group.matcher ?? '';
+    const compiled = compileMatcher(matcher);
+    if (!compiled.ok && subject !== null) {
+      const key = `${event}\u0000${matcher}`;
+      if (!reported.has(key)) {
+        reported.add(key);
+        configErrors.push(`${event} hooks: ${compiled.error}`);
+        yield { type: 'hook.config_error', event, matcher, message: compiled.error };
+      }
+      continue;
+    }
+    if (!matches(compiled, subject)) continue;
+    for (const hook of group.hooks) {
+      // Claude Code runs identical hooks once even when several groups list them.
+      const key = hook.type === 'command' ? `command\u0000${hook.command}` : `js\u0000${hook.code}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      planned.push({ hook, matcher });
+    }
+  }
+
+  const verdicts: HookVerdict[] = new Array(planned.length);
+  if (planned.length > 0) {
+    const queue = new AsyncQueue<TraceEventBody>();
+    let pending = planned.length;
+    planned.forEach((p, i) => {
+      void runOne(event, input, p, env).then(({ verdict, trace }) => {
+        verdicts[i] = verdict;
+        queue.push(trace);
+        if (--pending === 0) queue.close();
+      });
+    });
+    for await (const e of queue) yield e;
+  }
+
+  const outcome = aggregateVerdicts(verdicts);
+  outcome.userMessages.unshift(...configErrors);
+  return outcome;
+}
+
+async function runOne(
+  event: HookEventName,
+  input: HookInput,
+  { hook, matcher }: Planned,
+  env: HookRunEnv,
+): Promise<{ verdict: HookVerdict; trace: TraceEventBody }> {
+  const timeoutS = hook.timeout ?? env.defaultTimeoutS ?? DEFAULT_HOOK_TIMEOUT_S;
+  const timeoutMs = Math.round(timeoutS * 1000);
+  const desc = describeHook(event, hook);
+  const started = env.clock.now();
+  let result: HookProcessResult;
+  try {
+    result = await execute(hook, input, timeoutMs, env);
+  } catch (e) {
+    // Ports promise not to throw; keep our own promise if one does.
+    result = { exitCode: 1, stdout: '', stderr: `the hook could not run: ${e instanceof Error ? e.message : String(e)}`, timedOut: false };
+  }
+  const verdict = interpretHookResult(event, result, desc, timeoutS);
+  const reason = verdict.reason ?? verdict.stop?.reason ?? verdict.userMessage;
+  const trace: TraceEventBody = {
+    type: 'hook.run',
+    event,
+    matcher,
+    hook: hook.type === 'command' ? { type: 'command', command: hook.command } : { type: 'js', name: hook.name ?? 'js hook' },
+    input,
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.timedOut,
+    decision: verdict.label,
+    ...(reason ? { reason } : {}),
+    ms: env.clock.now() - started,
+  };
+  return { verdict, trace };
+}
+
+async function execute(hook: HookDefinition, input: HookInput, timeoutMs: number, env: HookRunEnv): Promise<HookProcessResult> {
+  if (hook.type === 'command') {
+    const r = await env.sandbox.exec(hook.command, {
+      stdin: JSON.stringify(input),
+      cwd: env.cwd ?? env.sandbox.workdir,
+      timeoutMs,
+      ...(env.signal ? { signal: env.signal } : {}),
+      env: { CLAUDE_PROJECT_DIR: env.sandbox.workdir },
+    });
+    return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut };
+  }
+  if (!env.jsRunner) {
+    return {
+      exitCode: 1,
+      stdout: '',
+      stderr: 'JS hooks need a JS hook runner, and none is configured here (pass `jsRunner`).',
+      timedOut: false,
+    };
+  }
+  return env.jsRunner.run(hook.code, input, { timeoutMs, ...(env.signal ? { signal: env.signal } : {}) });
+}
+
+/** `PreToolUse hook "./check.sh"` / `Stop JS hook "keep going"` — used in user-facing messages. */
+export function describeHook(event: HookEventName, hook: HookDefinition): string {
+  const what = hook.type === 'command' ? hook.command : (hook.name ?? 'js hook');
+  const short = what.length > 60 ? `${what.slice(0, 57)}…` : what;
+  return `${event} ${hook.type === 'js' ? 'JS hook' : 'hook'} ${JSON.stringify(short.replace(/\s+/g, ' '))}`;
+}
+
+function getOrCreate<K extends object, V>(map: WeakMap<K, Set<V>>, key: K): Set<V> {
+  let v = map.get(key);
+  if (!v) map.set(key, (v = new Set()));
+  return v;
+}

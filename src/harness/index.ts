@@ -1,0 +1,15 @@
+/**
+ * The public API of the harness. The UI, the CLI and tests import from here (and from the port
+ * implementations beside the harness), never from harness internals.
+ */
+export { agentLoop } from './loop/agent-loop.ts';
+export type { LoopInput, LoopDeps, LoopBudgets, RunResult } from './loop/types.ts';
+export { DEFAULT_BUDGETS } from './loop/types.ts';
+export * from './messages.ts';
+export * from './ports.ts';
+export * from './trace.ts';
+export { realClock, FakeClock, SequentialIds, randomIds } from './clock.ts';
+export { buildTool, toolSchemaOf } from './tools/tool.ts';
+export type { Tool, AnyTool, ToolContext, ToolOutcome } from './tools/tool.ts';
+export { FileState } from './tools/file-state.ts';
+export { builtinTools } from './tools/index.ts';

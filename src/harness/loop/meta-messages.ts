@@ -1,0 +1,28 @@
+/**
+ * The words the harness says to the model at its continue sites. Each one changes what the model
+ * sees, so no retry repeats the previous call identically.
+ */
+
+export const MAX_TOKENS_RESUME =
+  'Your previous reply hit the output token limit and was cut off. Resume directly from where it ' +
+  'stopped, mid-thought if need be: no apology, no recap of what you already wrote. Break the ' +
+  'remaining work into smaller pieces (shorter replies, one tool call at a time).';
+
+export const MALFORMED_TOOL_USE_RETRY =
+  'One or more of your tool calls had input that was not valid JSON, so they were not run. ' +
+  'Look at the error results above and make those calls again with valid JSON input.';
+
+export const EMPTY_RESPONSE_RETRY =
+  'Your previous reply was empty. Continue with the task: answer, or call a tool.';
+
+export const INTERRUPTED_RESULT = 'The user interrupted this tool call before it finished; it did not complete.';
+
+export const NOT_RUN_INTERRUPTED = 'The user interrupted the run before this tool call started; it was not run.';
+
+export function malformedInputResult(toolName: string, raw: string, parseError: string): string {
+  const shown = raw.length > 500 ? `${raw.slice(0, 500)}…` : raw;
+  return (
+    `The input for tool "${toolName}" was not valid JSON (${parseError}), so the tool was not run. ` +
+    `Received: ${shown || '(empty)'}\nRetry the call with a complete JSON object as input.`
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * The ports: every side effect the harness has reaches it through one of these interfaces,
+ * injected as `deps`. `src/harness/` imports nothing that touches the DOM, IndexedDB or the
+ * network, so the same loop runs in Node (tests, benchmarks, headless runs) and in the browser.
+ *
+ * Implementations live beside the harness: `src/model/*`, `src/sandbox/*`, `src/storage/*`.
+ */
+import type { AssistantBlock, ModelRequest, StopReason, Usage } from './messages.ts';
+
+// ─── Model ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What can go wrong with a model call, as data the loop acts on.
+ * `retryable` is the client's judgement (429, 529, 5xx, connection, cut stream); the loop
+ * decides whether its retry budget allows another attempt.
+ */
+export type ModelErrorKind =
+  | 'rate_limit' // 429
+  | 'overloaded' // 529
+  | 'server' // other 5xx
+  | 'connection' // no response, DNS, refused, reset
+  | 'stream_cut' // the stream ended without message_stop, or an `error` event arrived mid-stream
+  | 'authentication' // 401
+  | 'permission' // 403
+  | 'not_found' // 404
+  | 'prompt_too_long' // 400 "prompt is too long" / 413
+  | 'invalid_request' // other 400
+  | 'aborted' // the caller's signal fired
+  | 'unknown';
+
+export type ModelError = {
+  kind: ModelErrorKind;
+  /** What happened and what to do, in words a user can act on. */
+  message: string;
+  status?: number;
+  retryable: boolean;
+  /** Server-requested delay (from `retry-after-ms` / `retry-after`), when it gave one. */
+  retryAfterMs?: number;
+};
+
+/**
+ * The Anthropic streaming events, normalised. A stream is:
+ * `message_start` → (`content_block_start` → `content_block_delta`* → `content_block_stop`)* →
+ * `message_delta` → `message_stop`, with `ping` anywhere. A failure ends the stream with one `error`.
+ */
+export type ModelStreamEvent =
+  | { type: 'message_start'; message: { id: string; model: string; usage: Partial<Usage> } }
+  | { type: 'content_block_start'; index: number; content_block: AssistantBlock }
+  | {
+      type: 'content_block_delta';
+      index: number;
+      delta:
+        | { type: 'text_delta'; text: string }
+        | { type: 'input_json_delta'; partial_json: string }
+        | { type: 'thinking_delta'; thinking: string }
+        | { type: 'signature_delta'; signature: string };
+    }
+  | { type: 'content_block_stop'; index: number }
+  | { type: 'message_delta'; delta: { stop_reason: StopReason | null }; usage: Partial<Usage> }
+  | { type: 'message_stop' }
+  | { type: 'ping' }
+  | { type: 'error'; error: ModelError };
+
+/**
+ * A Messages-API-compatible model.
+ *
+ * Contract:
+ * - `stream` never throws and never rejects: every failure (HTTP status, network, a stream cut
+ *   short, an `error` event, abort) is delivered as one final `{type:'error'}` event, after
+ *   which the iterable ends.
+ * - A successful stream ends with `message_stop`. A stream that ends without it must be reported
+ *   as `error` with kind `stream_cut` so the caller never mistakes a partial reply for a whole one.
+ * - The client does not retry on its own; the loop owns retries so each one is a visible event.
+ * - When `signal` fires the client stops reading and yields `error` with kind `aborted`.
+ */
+export interface ModelClient {
+  /** A short label for the UI and traces, e.g. `scripted` or `anthropic`. */
+  readonly name: string;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
+  /** Exact input-token count for a request, when the backend can tell. Rejects on failure. */
+  countTokens?(request: ModelRequest, signal?: AbortSignal): Promise<number>;
+}
+
+// ─── Sandbox ────────────────────────────────────────────────────────────────────────────────
+
+/** Every sandbox uses this working directory, so scenarios and traces are portable. */
+export const WORKDIR = '/home/project';
+
+export type ExecOptions = {
+  /** Absolute directory; defaults to {@link WORKDIR}. */
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Wall-clock limit; on expiry the command is stopped and the result has `timedOut`, exit 124. */
+  timeoutMs?: number;
+  /** When fired the command is stopped and the result has `aborted`, exit 130. */
+  signal?: AbortSignal;
+  /** Text fed to the command's standard input (hooks read their JSON input from here). */
+  stdin?: string;
+  /** Output as it arrives, for streaming into the UI. May be called after in batches. */
+  onOutput?: (chunk: { stream: 'stdout' | 'stderr'; text: string }) => void;
+  /** Keep at most this many characters of each stream (head + tail); default 30,000. */
+  maxOutputChars?: number;
+};
+
+export type ExecResult = {
+  stdout: string;
+  stderr: string;
+  /** 0 success; 124 timed out; 126 limit exceeded; 127 command not found; 130 aborted. */
+  exitCode: number;
+  timedOut: boolean;
+  aborted: boolean;
+  /** True when either stream was cut to head + tail; the cut is marked in the text. */
+  truncated: boolean;
+};
+
+export type FileStat = { kind: 'file' | 'dir'; size: number; mtimeMs: number };
+
+export type DirEntry = { name: string; kind: 'file' | 'dir' };
+
+/** Raised by {@link SandboxFs} methods; `code` follows POSIX (ENOENT, EISDIR, ENOTDIR, EEXIST …). */
+export class SandboxFsError extends Error {
+  constructor(
+    readonly code: string,
+    readonly path: string,
+    message?: string,
+  ) {
+    super(message ?? `${code}: ${path}`);
+    this.name = 'SandboxFsError';
+  }
+}
+
+/**
+ * File operations on the sandbox's file system. Paths are absolute (or relative to
+ * {@link WORKDIR}). Methods reject with {@link SandboxFsError} on failure; callers that face the
+ * model (tools) catch it and turn it into an error result.
+ */
+export interface SandboxFs {
+  readFile(path: string): Promise<string>;
+  /** Creates missing parent directories. */
+  writeFile(path: string, content: string): Promise<void>;
+  /** Entries of one directory, sorted by name. */
+  list(dir: string): Promise<DirEntry[]>;
+  /** `null` when nothing is at `path`. */
+  stat(path: string): Promise<FileStat | null>;
+  mkdir(path: string, opts?: { recursive?: boolean }): Promise<void>;
+  rm(path: string, opts?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /**
+   * Calls `listener` after any change made through this sandbox (fs or exec). Returns an
+   * unsubscribe function. Changes are coalesced; the listener re-reads what it needs.
+   */
+  watch(listener: (event: { paths: string[] }) => void): () => void;
+}
+
+export type SandboxKind = 'just-bash' | 'webcontainer';
+
+/**
+ * Where the agent's commands and files live.
+ *
+ * Contract (checked by the cases in `src/sandbox/contract.ts` for every implementation, in Node
+ * and, from Settings → self-check, in the browser):
+ * - `exec` never rejects; failures are in the result. Each call starts with fresh shell state
+ *   (cwd, variables, functions) while files persist.
+ * - Exit codes: 124 timeout, 126 limit exceeded, 127 command not found, 130 aborted.
+ * - Output beyond `maxOutputChars` is kept as head + tail with a marker saying how much was cut.
+ * - A timeout really stops the command, even a busy loop. An abort stops it as soon as the
+ *   sandbox's thread is free: at once for WebContainer (another process); for just-bash, which
+ *   runs in the caller's thread, at the command's next wait, else by its timeout or command limit.
+ */
+export interface Sandbox {
+  readonly kind: SandboxKind;
+  readonly workdir: string;
+  exec(command: string, opts?: ExecOptions): Promise<ExecResult>;
+  readonly fs: SandboxFs;
+  /** Release workers and instances; the sandbox is unusable afterwards. */
+  dispose(): Promise<void>;
+}
+
+// ─── JS hooks ───────────────────────────────────────────────────────────────────────────────
+
+/** What one JS hook run produced, in the same terms as a command hook's process. */
+export type JsHookResult = { exitCode: number; stdout: string; stderr: string; timedOut: boolean };
+
+/**
+ * Runs a JS hook — the body of `async function (input) { … }` — away from the page's thread,
+ * so a hook can neither touch the harness nor hang it. Implementations: `src/hooks-runtime/`
+ * (a Web Worker in the browser, `node:worker_threads` in Node).
+ *
+ * The contract maps a function onto a command hook's exit code / stdout / stderr:
+ * - `return undefined` (or nothing) → exit 0, stdout is whatever `console.log` printed.
+ * - `return { block: 'reason' }` → exit 2 with `reason` on stderr (a blocking error; what it
+ *   blocks depends on the event, exactly as exit 2 from a command hook).
+ * - `return <any other object>` → exit 0, stdout is `JSON.stringify(value)` (the hook's JSON
+ *   output: `decision`, `hookSpecificOutput`, `continue`, …); `console.log` output is then dropped
+ *   from stdout so that the JSON parses.
+ * - `return 'text'` (or a number / boolean) → exit 0, stdout is `String(value)` (plain output).
+ * - `throw` → exit 1, stderr is the error message (a non-blocking error).
+ * - `console.log` / `info` / `debug` → stdout; `console.error` / `warn` → stderr.
+ * - Exceeding `timeoutMs` stops the hook even in a busy loop → `timedOut: true`, exit 124.
+ * - `signal` firing stops it → exit 130.
+ * - `run` never rejects: a code that does not compile is exit 1 with the syntax error on stderr.
+ * The hook has no access to the sandbox, the network helpers of the page, or the harness: only
+ * its `input` (plain JSON) and the standard JS globals of a worker.
+ */
+export interface JsHookRunner {
+  run(code: string, input: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<JsHookResult>;
+}
+
+// ─── Time and ids ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * Time, injected so traces are reproducible and tests never wait on the wall clock.
+ * `sleep` resolves after `ms` (a fake clock may resolve at once and advance `now`), and rejects
+ * with an `AbortError`-named error if `signal` fires first.
+ */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Identifiers, injected for the same reason. `next('toolu')` → e.g. `toolu_0001`. */
+export interface IdGen {
+  next(prefix: string): string;
+}
+
+// ─── Trust ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Which actionable settings content (hooks, allow rules, permissive modes) the user has trusted,
+ * keyed by the SHA-256 of that content (`trustKey` in `harness/trust/`): a changed link or file
+ * has a new key and is asked about again. Implementations: in-memory (tests), browser storage (UI).
+ */
+export interface TrustStore {
+  isTrusted(key: string): Promise<boolean>;
+  /** Records trust; `label` says what was trusted (e.g. the scenario title), for a "trusted items" list. */
+  trust(key: string, label: string): Promise<void>;
+  revoke(key: string): Promise<void>;
+}

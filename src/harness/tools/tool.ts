@@ -1,0 +1,109 @@
+/**
+ * The Tool contract and `buildTool`, which fills fail-closed defaults: a tool that does not say
+ * otherwise is treated as writing, not safe to run alongside others, and possibly destructive.
+ */
+import { z } from 'zod';
+import type { JsonSchema, ToolSchema } from '../messages.ts';
+import type { Clock, IdGen, Sandbox } from '../ports.ts';
+import type { ToolOutputChunk } from '../trace.ts';
+import type { FileState } from './file-state.ts';
+
+/** Everything a tool may touch while it runs. */
+export type ToolContext = {
+  sandbox: Sandbox;
+  /** The agent's working directory (absolute). */
+  cwd: string;
+  /** Fires when the user stops the run; long tools must stop promptly. */
+  signal: AbortSignal;
+  /** Stream partial output to the UI as it is produced. */
+  onOutput: (chunk: ToolOutputChunk) => void;
+  /** What this agent has read and the snapshots taken before it wrote (for `revert`). */
+  files: FileState;
+  clock: Clock;
+  ids: IdGen;
+  agentId: string;
+  /** The `tool_use` id of the call being run; set by the runner, used to label snapshots. */
+  toolUseId?: string;
+};
+
+/** What a tool call produced. Failures are results with `isError`, never exceptions. */
+export type ToolOutcome = { content: string; isError?: boolean };
+
+export type ValidationResult = { ok: true } | { ok: false; message: string };
+
+/** What a tool's own permission check needs: paths only, so it also runs in "what-if" replays. */
+export type ToolPermissionContext = { cwd: string; workdir: string };
+
+/**
+ * A tool's own view of a call's risk (the `tool_check` stage of the permission pipeline):
+ * `passthrough` leaves it to rules and mode, `ask` needs a person (unless an allow rule names it),
+ * `deny` refuses. `message` says why.
+ */
+export type PermissionCheckResult = { behavior: 'allow' | 'deny' | 'ask' | 'passthrough'; message?: string };
+
+export interface Tool<Input = Record<string, unknown>> {
+  readonly name: string;
+  /** An instruction to the model: when to use the tool and how. */
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Input>;
+  /** JSON Schema sent as `input_schema`, derived from `inputSchema`. */
+  readonly inputJsonSchema: JsonSchema;
+  /** Largest result kept inline; longer results are cut (head + tail) with a note. */
+  readonly maxResultChars: number;
+  isReadOnly(input: Input): boolean;
+  isConcurrencySafe(input: Input): boolean;
+  /**
+   * `ctx`, when given, lets a tool answer from what the agent has seen (e.g. `write` is
+   * destructive only when it overwrites a file); without it a tool answers conservatively.
+   */
+  isDestructive(input: Input, ctx?: ToolContext): boolean;
+  /** Checks beyond the schema (e.g. the file was read first). Runs before `call`. */
+  validateInput(input: Input, ctx: ToolContext): Promise<ValidationResult>;
+  /** Must not throw; a thrown error is still caught by the runner and reported as a bug. */
+  call(input: Input, ctx: ToolContext): Promise<ToolOutcome>;
+  /** Optional: the tool's own permission check, run after validation (e.g. a write outside the workdir asks). */
+  checkPermissions?(input: Input, ctx: ToolPermissionContext): Promise<PermissionCheckResult>;
+}
+
+/** A tool with its input type erased, as stored in a tool list. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any>;
+
+export type ToolDefinition<Input> = {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  maxResultChars?: number;
+  isReadOnly?: (input: Input) => boolean;
+  isConcurrencySafe?: (input: Input) => boolean;
+  isDestructive?: (input: Input, ctx?: ToolContext) => boolean;
+  validateInput?: (input: Input, ctx: ToolContext) => Promise<ValidationResult>;
+  call: (input: Input, ctx: ToolContext) => Promise<ToolOutcome>;
+  checkPermissions?: (input: Input, ctx: ToolPermissionContext) => Promise<PermissionCheckResult>;
+};
+
+export const DEFAULT_MAX_RESULT_CHARS = 30_000;
+
+export function buildTool<Input>(def: ToolDefinition<Input>): Tool<Input> {
+  const jsonSchema = z.toJSONSchema(def.inputSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  // The API wants a plain object schema; drop the `$schema` marker zod adds.
+  delete jsonSchema.$schema;
+  return {
+    name: def.name,
+    description: def.description,
+    inputSchema: def.inputSchema,
+    inputJsonSchema: { ...jsonSchema, type: 'object' } as JsonSchema,
+    maxResultChars: def.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    isReadOnly: def.isReadOnly ?? (() => false),
+    isConcurrencySafe: def.isConcurrencySafe ?? (() => false),
+    isDestructive: def.isDestructive ?? (() => false),
+    validateInput: def.validateInput ?? (async () => ({ ok: true })),
+    call: def.call,
+    ...(def.checkPermissions ? { checkPermissions: def.checkPermissions } : {}),
+  };
+}
+
+/** The `tools` entry of a request for this tool. */
+export function toolSchemaOf(tool: AnyTool): ToolSchema {
+  return { name: tool.name, description: tool.description, input_schema: tool.inputJsonSchema };
+}

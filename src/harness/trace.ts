@@ -1,0 +1,267 @@
+/**
+ * `TraceEvent`: the one stream every view of the harness is built from. The loop yields these;
+ * the UI renders them, the session log stores them, replays re-read them. Every event is plain
+ * JSON (no class instances, no functions) so it can be persisted and shared.
+ *
+ * The union is open by design: later layers (permissions, hooks, context, agents, session) add
+ * their own groups here.
+ */
+import type { Message, ModelRequest, StopReason, Usage } from './messages.ts';
+import type { ModelError, SandboxKind } from './ports.ts';
+import type { HookEventName } from './hooks/config.ts';
+import type { DecidedBy, StageDecision, StageName } from './permissions/types.ts';
+
+/** Why the loop continued or stopped. Stamped on every continue site and every exit. */
+export type ContinueReason =
+  | 'next_turn'
+  | 'max_output_tokens_recovery'
+  | 'malformed_tool_use_retry'
+  | 'model_retry'
+  | 'empty_response_retry';
+
+export type ExitReason = 'completed' | 'max_turns' | 'aborted' | 'model_error' | 'refusal';
+
+export type TransitionReason = ContinueReason | ExitReason;
+
+/** Where an appended message came from; the UI styles each differently. */
+export type MessageOrigin =
+  | 'user' // the person's prompt
+  | 'assistant' // the model's reply
+  | 'tool_results' // results of the tools the model called
+  | 'meta' // a harness-injected instruction (recovery, retry)
+  | 'synthetic'; // results the harness wrote itself (e.g. "interrupted by the user")
+
+export type ToolOutputChunk = { stream: 'stdout' | 'stderr'; text: string };
+
+type EventBody =
+  // loop
+  | {
+      type: 'run.start';
+      model: string;
+      modelClient: string;
+      sandbox: SandboxKind;
+      tools: string[];
+      maxTurns: number;
+    }
+  | { type: 'turn.start' }
+  | {
+      type: 'transition';
+      reason: TransitionReason;
+      /** Short human explanation: which budget, what was injected. */
+      detail?: string;
+    }
+  | {
+      /**
+       * A message entered the history at `index`. When `index` names an existing message, this
+       * one replaces it: content for the user side is merged into the last user message so that
+       * roles keep alternating.
+       */
+      type: 'message.appended';
+      origin: MessageOrigin;
+      message: Message;
+      index: number;
+    }
+  | {
+      type: 'run.end';
+      reason: ExitReason;
+      turns: number;
+      usage: Usage;
+      error?: ModelError;
+    }
+  // context
+  | {
+      type: 'context.assembled';
+      /** Estimated tokens per part (chars / 4 until the context layer refines it). */
+      parts: { system: number; tools: number; messages: number; memory?: number };
+      total: number;
+      messageCount: number;
+      /** Tokens of each projected message, in order (the context layer fills this). */
+      perMessage?: number[];
+      /** Tokens of each tool result in the projected request. */
+      toolResults?: { toolUseId: string; name?: string; messageIndex: number; tokens: number }[];
+      /** Tokens of the stored history before projection (live vs projected on the context bar). */
+      truthTotal?: number;
+      /** The context window and the auto-compact line on the bar. */
+      window?: number;
+      threshold?: { fraction: number; tokens: number };
+      /** How the numbers were made, e.g. `chars/4`. */
+      estimator?: string;
+    }
+  | {
+      /** One compaction layer ran before a model call (fired or not); see `src/harness/context/`. */
+      type: 'compaction.layer';
+      layer: CompactionLayerName;
+      fired: boolean;
+      /** True when the stored history changed (every layer but collapse may commit). */
+      committed: boolean;
+      tokensBefore: number;
+      tokensAfter: number;
+      /** Why it fired or did not, in words. */
+      reason: string;
+      changes: CompactionChange[];
+    }
+  | {
+      /** Cache numbers of one model call and what broke the prefix, if anything. */
+      type: 'cache.stats';
+      read: number;
+      creation: number;
+      uncached: number;
+      /** read ÷ (read + creation + uncached); 0 when there was no input. */
+      hitRate: number;
+      /** What differs from the previous request that broke the cached prefix; null when it only appended. */
+      breakDiff: CacheBreak | null;
+    }
+  // model
+  | { type: 'model.request'; request: ModelRequest; attempt: number }
+  | {
+      type: 'model.delta';
+      index: number;
+      delta:
+        | { kind: 'text'; text: string }
+        | { kind: 'input_json'; partial_json: string }
+        | { kind: 'thinking'; text: string };
+    }
+  | {
+      type: 'model.response';
+      stopReason: StopReason | null;
+      usage: Usage;
+      /** Usage summed over the whole run so far. */
+      totalUsage: Usage;
+      message: Message;
+      ms: number;
+    }
+  | {
+      type: 'model.error';
+      error: ModelError;
+      attempt: number;
+      /** Milliseconds before the next attempt, when one will be made. */
+      retryInMs?: number;
+    }
+  // tools
+  | { type: 'tool.proposed'; toolUseId: string; name: string; input: unknown }
+  | { type: 'tool.validated'; toolUseId: string; name: string; ok: boolean; error?: string }
+  | { type: 'tool.started'; toolUseId: string; name: string; concurrent: boolean }
+  | { type: 'tool.output'; toolUseId: string; chunk: ToolOutputChunk }
+  | {
+      type: 'tool.result';
+      toolUseId: string;
+      name: string;
+      content: string;
+      isError: boolean;
+      ms: number;
+    }
+  // permissions (see src/harness/permissions/README.md)
+  | {
+      /** One stage of the permission pipeline ran for a tool call (in order; a stage may end it). */
+      type: 'permission.stage';
+      toolUseId: string;
+      name: string;
+      stage: StageName;
+      decision: StageDecision;
+      reason: string;
+      decidedBy?: DecidedBy;
+    }
+  | {
+      /** The pipeline is about to ask a person; `suggestions` are what "allow for this session" adds. */
+      type: 'permission.prompt';
+      toolUseId: string;
+      name: string;
+      input: unknown;
+      reason: string;
+      suggestions: string[];
+    }
+  | {
+      /** The pipeline's final word on a tool call: the audit record. */
+      type: 'permission.decision';
+      toolUseId: string;
+      name: string;
+      decision: 'allow' | 'deny';
+      stage: StageName;
+      reason: string;
+      decidedBy: DecidedBy;
+    }
+  // hooks (see src/harness/hooks/README.md)
+  | {
+      /** One hook finished (or timed out). Hooks of one event run in parallel; each reports as it ends. */
+      type: 'hook.run';
+      event: HookEventName;
+      /** The matcher of the group the hook came from (`''` when the group had none). */
+      matcher: string;
+      hook: { type: 'command'; command: string } | { type: 'js'; name: string };
+      /** The JSON given to the hook on stdin (or as the JS hook's argument). */
+      input: unknown;
+      exitCode: number;
+      stdout: string;
+      stderr: string;
+      timedOut: boolean;
+      /**
+       * What this hook contributed: a permission decision, `block` (exit 2 or `decision: "block"`),
+       * `stop` (`continue: false`), `continue` (it failed or timed out, the agent goes on), `none`.
+       */
+      decision?: 'allow' | 'deny' | 'ask' | 'block' | 'stop' | 'continue' | 'none';
+      reason?: string;
+      ms: number;
+    }
+  | {
+      /** A hooks setting that cannot work (e.g. a matcher that is not a valid regex); reported once. */
+      type: 'hook.config_error';
+      event: HookEventName;
+      matcher: string;
+      message: string;
+    }
+  // sandbox
+  | { type: 'sandbox.changed'; paths: string[] };
+
+/** The five context layers, cheap to expensive (seed 002 §3). */
+export type CompactionLayerName = 'budget' | 'snip' | 'microcompact' | 'collapse' | 'auto_compact';
+
+/** One thing a compaction layer removed or projected, with enough to show it in the UI. */
+export type CompactionChange =
+  | {
+      kind: 'tool_result_ref';
+      toolUseId: string;
+      toolName?: string;
+      messageIndex: number;
+      chars: number;
+      preview: string;
+    }
+  | { kind: 'messages_removed'; from: number; to: number; count: number; preview: string }
+  | { kind: 'range_collapsed'; from: number; to: number; summary: string; isNew: boolean }
+  | { kind: 'history_summarised'; removed: number; kept: number; summary: string }
+  /** Microcompact's queued trims, held back because the prompt cache is healthy. */
+  | { kind: 'trims_deferred'; toolUseIds: string[] };
+
+/** What changed between two consecutive requests that broke the cached prefix. */
+export type CacheBreak = {
+  part: 'model' | 'tools' | 'system' | 'messages';
+  /** A sentence for the UI, e.g. "message 12 changed (tool_result toolu_3 replaced by a reference)". */
+  detail: string;
+  /** For `messages`: the first message index whose content differs. */
+  index?: number;
+  before?: string;
+  after?: string;
+  /** Estimated tokens the two requests still share from the start. */
+  sharedPrefixTokens: number;
+};
+
+/** Fields every event carries. */
+export type TraceMeta = {
+  /** Monotonic within one run (and one agent). */
+  seq: number;
+  /** From the injected clock. */
+  ts: number;
+  /** `main` for the top-level agent; subagents get their own. */
+  agentId: string;
+  /** The turn the event belongs to (0 before the first model call). */
+  turn: number;
+};
+
+export type TraceEvent = EventBody & TraceMeta;
+
+export type TraceEventType = TraceEvent['type'];
+
+/** The event of one type, for narrowing in views: `EventOf<'tool.result'>`. */
+export type EventOf<T extends TraceEventType> = Extract<TraceEvent, { type: T }>;
+
+/** The body of an event before the loop stamps seq / ts / agentId / turn. */
+export type TraceEventBody = EventBody;

@@ -1,0 +1,101 @@
+/**
+ * The default sandbox: just-bash, a bash interpreter written in TypeScript over an in-memory
+ * file system. Offline, deterministic, the same in Node and the browser.
+ *
+ * Behaviour worth knowing:
+ * - Runs in the caller's thread. Timeouts stop even a busy loop (see `stop-signal.ts`); an
+ *   abort is seen at the next command boundary once the event loop runs, which a pure busy
+ *   loop in the same thread does not allow — such a loop ends by its timeout or by just-bash's
+ *   command-count limit (exit 126, about 100,000 commands).
+ * - just-bash returns output only when the command ends, so `onOutput` gets one chunk per
+ *   stream at the end.
+ */
+import './browser-globals.ts';
+import { Bash, InMemoryFs } from 'just-bash';
+import type { BashExecResult } from 'just-bash';
+import { WORKDIR } from '../../harness/ports.ts';
+import type { ExecOptions, ExecResult, Sandbox } from '../../harness/ports.ts';
+import { resolvePath } from '../../harness/util/paths.ts';
+import { finishExec, stopNotice } from '../exec-output.ts';
+import { WatchHub } from '../watch-hub.ts';
+import { JustBashFs } from './fs-adapter.ts';
+import { createStopSignal } from './stop-signal.ts';
+import { trackMutations } from './tracked-fs.ts';
+
+export type JustBashSandboxOptions = {
+  /** Initial files: path (absolute, or relative to the workdir) → content. */
+  files?: Record<string, string>;
+  /** Extra environment for every command. */
+  env?: Record<string, string>;
+};
+
+/** Upper bound for one command when the caller gives no timeout (matches the Bash tool's max). */
+export const MAX_EXEC_MS = 600_000;
+/** just-bash discards *all* output past its limit, so keep it far above what we show and cut ourselves. */
+const BACKEND_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
+/** The message just-bash puts on stderr when its signal stops a command; we replace it with ours. */
+const BACKEND_STOP_LINE = /bash: [^\n]*(aborted|exceeded (its )?execution deadline[^\n]*)\n?$/;
+
+export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): Promise<Sandbox> {
+  const hub = new WatchHub();
+  const initial: Record<string, string> = {};
+  for (const [path, content] of Object.entries(opts.files ?? {})) initial[resolvePath(WORKDIR, path)] = content;
+  const fs = trackMutations(new InMemoryFs(initial), (p) => hub.record(p));
+  const bash = new Bash({
+    fs,
+    cwd: WORKDIR,
+    env: { HOME: WORKDIR, USER: 'user', ...opts.env },
+    executionLimits: { maxExecutionTimeMs: MAX_EXEC_MS, maxOutputSize: BACKEND_MAX_OUTPUT_BYTES },
+  });
+  await fs.mkdir(WORKDIR, { recursive: true });
+  hub.clear();
+  let disposed = false;
+
+  async function exec(command: string, o: ExecOptions = {}): Promise<ExecResult> {
+    if (disposed) return finishExec({ stdout: '', stderr: 'The sandbox was disposed; start a new one.\n', exitCode: 126 }, o, true);
+    if (o.signal?.aborted) return finishExec({ stdout: '', stderr: stopNotice('abort'), exitCode: 130, aborted: true }, o, true);
+    const cwd = resolvePath(WORKDIR, o.cwd ?? WORKDIR);
+    const cwdStat = await fs.stat(cwd).catch(() => null);
+    if (!cwdStat?.isDirectory) {
+      return finishExec({ stdout: '', stderr: `bash: cd: ${cwd}: No such file or directory\n`, exitCode: 1 }, o, true);
+    }
+    const stop = createStopSignal(o.signal, Math.min(o.timeoutMs ?? MAX_EXEC_MS, MAX_EXEC_MS));
+    let res: BashExecResult;
+    try {
+      res = await bash.exec(command, {
+        cwd,
+        env: { PWD: cwd, ...o.env },
+        signal: stop.signal,
+        ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
+        // Heredocs and indented scripts must reach the interpreter as written.
+        rawScript: true,
+      });
+    } catch (err) {
+      // exec is documented never to reject; keep our own contract if it ever does.
+      res = { stdout: '', stderr: `bash: internal error: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 126, env: {} };
+    } finally {
+      stop.dispose();
+      hub.flush();
+    }
+    const cause = stop.cause() ?? (res.exitCode === 124 && BACKEND_STOP_LINE.test(res.stderr) ? 'timeout' : null);
+    if (!cause) return finishExec({ stdout: res.stdout, stderr: res.stderr, exitCode: res.exitCode }, o, true);
+    const stderr = res.stderr.replace(BACKEND_STOP_LINE, '') + stopNotice(cause, o.timeoutMs ?? MAX_EXEC_MS);
+    return finishExec(
+      { stdout: res.stdout, stderr, exitCode: cause === 'timeout' ? 124 : 130, timedOut: cause === 'timeout', aborted: cause === 'abort' },
+      o,
+      true,
+    );
+  }
+
+  return {
+    kind: 'just-bash',
+    workdir: WORKDIR,
+    exec,
+    fs: new JustBashFs(fs, hub),
+    dispose: () => {
+      disposed = true;
+      hub.clear();
+      return Promise.resolve();
+    },
+  };
+}

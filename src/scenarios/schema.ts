@@ -1,0 +1,63 @@
+/**
+ * Scenario v0: one JSON document that sets up a run — files, prompt, model, settings — validated
+ * with zod so a scenario from a file or a link is checked before anything uses it.
+ */
+import { z } from 'zod';
+import { scriptedTurnSchema } from '../model/scripted/script.ts';
+
+/** Paths relative to the working directory: no absolute paths, no climbing out with `..`. */
+const filesSchema = z.record(z.string(), z.string()).superRefine((files, ctx) => {
+  for (const path of Object.keys(files)) {
+    if (path === '' || path.startsWith('/') || path.split('/').includes('..')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [path],
+        message: 'file paths must be relative to /home/project and must not contain ".."',
+      });
+    }
+  }
+});
+
+export const scenarioSettingsSchema = z
+  .object({
+    maxTurns: z.number().int().min(1).max(500).default(20),
+    maxTokens: z.number().int().min(1).max(128_000).default(4096),
+    system: z.string().optional(),
+    sandbox: z.enum(['auto', 'just-bash', 'webcontainer']).default('just-bash'),
+  })
+  .strict();
+
+export const scenarioModelSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('scripted'), turns: z.array(scriptedTurnSchema).min(1) }).strict(),
+  z.object({ kind: z.literal('anthropic'), model: z.string().min(1) }).strict(),
+]);
+
+export const scenarioSchema = z
+  .object({
+    version: z.literal(0).default(0),
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'ids are lower-case words joined by hyphens'),
+    title: z.string().min(1).max(200),
+    description: z.string().max(2000).default(''),
+    /** Lesson notes, markdown; rendered sanitised. */
+    notes: z.string().max(20_000).optional(),
+    prompt: z.string().min(1),
+    files: filesSchema.default({}),
+    model: scenarioModelSchema,
+    settings: scenarioSettingsSchema.default({ maxTurns: 20, maxTokens: 4096, sandbox: 'just-bash' }),
+  })
+  .strict();
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+
+export type ScenarioParse = { ok: true; scenario: Scenario } | { ok: false; errors: string[] };
+
+/** Validates unknown JSON; errors name the field path and the problem. */
+export function parseScenario(json: unknown): ScenarioParse {
+  const r = scenarioSchema.safeParse(json);
+  if (r.success) return { ok: true, scenario: r.data };
+  return {
+    ok: false,
+    errors: r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`),
+  };
+}

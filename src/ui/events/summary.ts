@@ -1,0 +1,51 @@
+/** A compact one-line summary of any event, for the event stream rows. */
+import type { TraceEvent } from '../../harness/index.ts';
+import { textOf } from '../../harness/index.ts';
+
+const clip = (s: string, n = 90) => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+};
+
+export function summarize(e: TraceEvent): string {
+  switch (e.type) {
+    case 'run.start':
+      return `${e.modelClient} · ${e.model} · ${e.sandbox} · tools: ${e.tools.join(', ')}`;
+    case 'turn.start':
+      return `turn ${e.turn}`;
+    case 'transition':
+      return e.detail ? `${e.reason} — ${clip(e.detail, 70)}` : e.reason;
+    case 'run.end':
+      return `${e.reason} · ${e.turns} turns${e.error ? ` · ${clip(e.error.message, 60)}` : ''}`;
+    case 'context.assembled':
+      return `~${e.total} tok (sys ${e.parts.system}, tools ${e.parts.tools}, msgs ${e.parts.messages})`;
+    case 'model.request':
+      return `${e.request.model} · ${e.request.messages.length} msgs · attempt ${e.attempt}`;
+    case 'model.delta':
+      return `[${e.index}] ${e.delta.kind}: ${clip(JSON.stringify(e.delta.kind === 'input_json' ? e.delta.partial_json : e.delta.text), 70)}`;
+    case 'model.response':
+      return `${e.stopReason ?? '—'} · in ${e.usage.input_tokens} / out ${e.usage.output_tokens} · ${Math.round(e.ms)} ms`;
+    case 'model.error':
+      return `${e.error.kind}${e.error.status ? ` ${e.error.status}` : ''}: ${clip(e.error.message, 60)}`;
+    case 'tool.proposed':
+      return `${e.name} ${clip(JSON.stringify(e.input), 70)}`;
+    case 'tool.validated':
+      return `${e.name} ${e.ok ? 'ok' : `invalid: ${clip(e.error ?? '', 60)}`}`;
+    case 'tool.started':
+      return `${e.name}${e.concurrent ? ' (concurrent)' : ''}`;
+    case 'tool.output':
+      return `${e.chunk.stream}: ${clip(e.chunk.text, 70)}`;
+    case 'tool.result':
+      return `${e.name} ${e.isError ? 'ERROR' : 'ok'} · ${e.content.length} chars · ${Math.round(e.ms)} ms`;
+    case 'sandbox.changed':
+      return clip(e.paths.join(', '));
+    case 'message.appended':
+      return `#${e.index} ${e.origin}: ${clip(textOf(e.message) || `${Array.isArray(e.message.content) ? e.message.content.map((b) => b.type).join(', ') : ''}`, 70)}`;
+  }
+  return '';
+}
+
+/** Colour family of a type badge. */
+export function badgeFamily(type: string): string {
+  return type.split('.')[0] ?? 'other';
+}

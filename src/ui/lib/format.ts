@@ -1,0 +1,16 @@
+/** Small display helpers shared by panels. */
+
+export const fmtInt = (n: number) => n.toLocaleString('en-US');
+
+export function fmtMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Pretty JSON that never throws (cycles and BigInts become a note). */
+export function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch (err) {
+    return `(cannot show as JSON: ${err instanceof Error ? err.message : String(err)})`;
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * The conversation as a person reads it, derived from the trace alone: settled messages from
+ * `message.appended`, plus whatever is still in flight (streamed model text, running tools), so a
+ * run looks alive while it is being stepped. Pure and framework-free so it can be unit-tested and
+ * recomputed from any prefix of the event log (stepping, replay).
+ */
+import type {
+  ExitReason,
+  Message,
+  MessageOrigin,
+  ModelError,
+  TraceEvent,
+} from '../../harness/index.ts';
+import { blocksOf } from '../../harness/index.ts';
+
+export type ToolCallStatus = 'composing' | 'proposed' | 'invalid' | 'running' | 'done' | 'error';
+
+export type ToolCallView = {
+  id: string;
+  name: string;
+  input: unknown;
+  status: ToolCallStatus;
+  /** Output streamed while the tool runs (stdout and stderr interleaved as they came). */
+  output: string;
+  result?: string;
+  isError?: boolean;
+  ms?: number;
+  validationError?: string;
+  /** The result was cut head + tail by the sandbox or the tool runner. */
+  truncated: boolean;
+};
+
+export type ConversationItem =
+  | { kind: 'user'; key: string; text: string; origin: MessageOrigin }
+  | { kind: 'assistant'; key: string; text: string; thinking: string; streaming: boolean }
+  | { kind: 'tool'; key: string; call: ToolCallView }
+  | { kind: 'composing'; key: string; partialJson: string }
+  | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number }
+  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError };
+
+type Inflight = { text: Map<number, string>; thinking: Map<number, string>; json: Map<number, string> };
+
+const TRUNCATION_MARK = /… \[[\d,]+ characters cut from the middle/;
+
+type ToolFacts = {
+  name: string;
+  input: unknown;
+  validated?: { ok: boolean; error?: string };
+  started: boolean;
+  output: string;
+  result?: { content: string; isError: boolean; ms?: number };
+};
+
+/** Everything the trace says about each tool call, keyed by `tool_use` id. */
+function collectToolFacts(events: readonly TraceEvent[]): Map<string, ToolFacts> {
+  const facts = new Map<string, ToolFacts>();
+  const get = (id: string, name = '?', input: unknown = {}) => {
+    let f = facts.get(id);
+    if (!f) {
+      f = { name, input, started: false, output: '' };
+      facts.set(id, f);
+    }
+    return f;
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'tool.proposed':
+        Object.assign(get(e.toolUseId, e.name, e.input), { name: e.name, input: e.input });
+        break;
+      case 'tool.validated':
+        get(e.toolUseId, e.name).validated = { ok: e.ok, error: e.error };
+        break;
+      case 'tool.started':
+        get(e.toolUseId, e.name).started = true;
+        break;
+      case 'tool.output':
+        get(e.toolUseId).output += e.chunk.text;
+        break;
+      case 'tool.result':
+        get(e.toolUseId, e.name).result = { content: e.content, isError: e.isError, ms: e.ms };
+        break;
+      case 'message.appended':
+        // Results the harness wrote itself (e.g. after an abort) arrive only as messages.
+        for (const b of blocksOf(e.message)) {
+          if (b.type !== 'tool_result') continue;
+          const f = get(b.tool_use_id);
+          if (f.result) continue;
+          const content =
+            typeof b.content === 'string' ? b.content : b.content.map((t) => t.text).join('');
+          f.result = { content, isError: b.is_error ?? false };
+        }
+        break;
+    }
+  }
+  return facts;
+}
+
+function toolView(id: string, name: string, input: unknown, f: ToolFacts | undefined): ToolCallView {
+  let status: ToolCallStatus = 'proposed';
+  if (f?.result) status = f.result.isError ? 'error' : 'done';
+  else if (f?.validated && !f.validated.ok) status = 'invalid';
+  else if (f?.started) status = 'running';
+  const result = f?.result?.content;
+  return {
+    id,
+    name,
+    input,
+    status,
+    output: f?.output ?? '',
+    result,
+    isError: f?.result?.isError,
+    ms: f?.result?.ms,
+    validationError: f?.validated?.error,
+    truncated: result !== undefined && TRUNCATION_MARK.test(result),
+  };
+}
+
+function pushMessage(
+  items: ConversationItem[],
+  key: string,
+  origin: MessageOrigin,
+  message: Message,
+  facts: Map<string, ToolFacts>,
+  streaming: boolean,
+): void {
+  if (message.role === 'user') {
+    // Tool results are shown inside their tool-call cards; only real text is a user bubble.
+    const text = blocksOf(message)
+      .filter((b) => b.type === 'text')
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join('\n');
+    if (text) items.push({ kind: 'user', key, text, origin });
+    return;
+  }
+  let text = '';
+  let thinking = '';
+  let part = 0;
+  const flush = () => {
+    if (text || thinking) {
+      items.push({ kind: 'assistant', key: `${key}.${part++}`, text, thinking, streaming });
+    }
+    text = '';
+    thinking = '';
+  };
+  for (const b of blocksOf(message)) {
+    if (b.type === 'text') text += b.text;
+    else if (b.type === 'thinking') thinking += b.thinking;
+    else if (b.type === 'tool_use') {
+      flush();
+      items.push({ kind: 'tool', key: `${key}.${b.id}`, call: toolView(b.id, b.name, b.input, facts.get(b.id)) });
+    }
+  }
+  flush();
+}
+
+/**
+ * Builds the conversation from the events seen so far. Settled messages are keyed by their index
+ * in the message list, so a follow-up run that repeats earlier history does not duplicate them.
+ */
+export function deriveConversation(events: readonly TraceEvent[]): ConversationItem[] {
+  const facts = collectToolFacts(events);
+  const settled = new Map<number, { origin: MessageOrigin; message: Message }>();
+  const extras: { at: number; item: ConversationItem }[] = [];
+  /** The error card of the model call that is failing (and maybe being retried). */
+  let failing = null as { at: number; item: ConversationItem; key: string } | null;
+  let run = 0;
+  // The model reply being streamed: text / thinking per block index, or the finished message.
+  let inflight: Inflight | null = null;
+  let inflightResponse: Message | null = null;
+  let lastIndex = -1;
+
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    switch (e.type) {
+      case 'run.start':
+        run++;
+        failing = null;
+        break;
+      case 'model.request':
+        inflight = { text: new Map(), thinking: new Map(), json: new Map() };
+        inflightResponse = null;
+        break;
+      case 'model.delta': {
+        if (!inflight) break;
+        const d = e.delta;
+        const map = d.kind === 'text' ? inflight.text : d.kind === 'thinking' ? inflight.thinking : inflight.json;
+        const add = d.kind === 'input_json' ? d.partial_json : d.text;
+        map.set(e.index, (map.get(e.index) ?? '') + add);
+        break;
+      }
+      case 'model.response':
+        inflightResponse = e.message;
+        failing = null;
+        break;
+      case 'model.error': {
+        inflight = null;
+        inflightResponse = null;
+        // Retries of one call share a card that shows the latest attempt, not one card each.
+        const item: ConversationItem = {
+          kind: 'error',
+          key: failing?.key ?? `err.${run}.${e.seq}`,
+          error: e.error,
+          attempt: e.attempt,
+          retryInMs: e.retryInMs,
+        };
+        if (failing) failing.item = item;
+        else {
+          failing = { at: lastIndex, item, key: item.key };
+          extras.push(failing);
+        }
+        break;
+      }
+      case 'message.appended':
+        if (e.origin === 'assistant') {
+          inflight = null;
+          inflightResponse = null;
+        }
+        settled.set(e.index, { origin: e.origin, message: e.message });
+        lastIndex = Math.max(lastIndex, e.index);
+        break;
+      case 'run.end':
+        inflight = null;
+        inflightResponse = null;
+        extras.push({
+          at: lastIndex,
+          item: { kind: 'end', key: `end.${run}.${i}`, reason: e.reason, turns: e.turns, error: e.error },
+        });
+        break;
+    }
+  }
+
+  const items: ConversationItem[] = [];
+  const placeExtras = (upTo: number) => {
+    while (extras.length && extras[0]!.at <= upTo) items.push(extras.shift()!.item);
+  };
+  placeExtras(-1);
+  for (const index of [...settled.keys()].sort((a, b) => a - b)) {
+    const { origin, message } = settled.get(index)!;
+    pushMessage(items, `m${index}`, origin, message, facts, false);
+    placeExtras(index);
+  }
+  for (const { item } of extras) items.push(item);
+
+  if (inflightResponse) {
+    pushMessage(items, 'inflight', 'assistant', inflightResponse, facts, true);
+  } else if (inflight) {
+    const pending: Inflight = inflight;
+    const indices = [...new Set([...pending.text.keys(), ...pending.thinking.keys(), ...pending.json.keys()])].sort(
+      (a, b) => a - b,
+    );
+    for (const ix of indices) {
+      const text = pending.text.get(ix);
+      const thinking = pending.thinking.get(ix);
+      const json = pending.json.get(ix);
+      if (text !== undefined || thinking !== undefined) {
+        items.push({ kind: 'assistant', key: `inflight.${ix}`, text: text ?? '', thinking: thinking ?? '', streaming: true });
+      } else if (json !== undefined) {
+        items.push({ kind: 'composing', key: `inflight.${ix}`, partialJson: json });
+      }
+    }
+    if (indices.length === 0) {
+      items.push({ kind: 'assistant', key: 'inflight.wait', text: '', thinking: '', streaming: true });
+    }
+  }
+  return items;
+}

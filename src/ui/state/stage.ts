@@ -1,0 +1,104 @@
+/**
+ * Which node of the loop diagram an event belongs to, and a one-line caption of what is
+ * happening. Event groups that later layers add (permission.*, hook.*, compaction.*, memory.*)
+ * are mapped by prefix so the diagram lights them up without a change here.
+ */
+import type { TraceEvent } from '../../harness/index.ts';
+
+export type StageNode = 'user' | 'loop' | 'model' | 'permission' | 'tools' | 'context' | 'memory' | 'hooks';
+
+export const STAGE_NODES: readonly StageNode[] = [
+  'user',
+  'loop',
+  'model',
+  'permission',
+  'tools',
+  'context',
+  'memory',
+  'hooks',
+];
+
+/** The diagram node for an event type. */
+export function stageOf(e: TraceEvent): StageNode {
+  switch (e.type) {
+    case 'run.start':
+    case 'turn.start':
+    case 'transition':
+    case 'run.end':
+      return 'loop';
+    case 'context.assembled':
+      return 'context';
+    case 'model.request':
+    case 'model.delta':
+    case 'model.response':
+    case 'model.error':
+      return 'model';
+    case 'tool.proposed':
+    case 'tool.validated':
+      return 'permission';
+    case 'tool.started':
+    case 'tool.output':
+    case 'tool.result':
+    case 'sandbox.changed':
+      return 'tools';
+    case 'message.appended':
+      return e.origin === 'user' ? 'user' : e.origin === 'assistant' ? 'model' : 'loop';
+  }
+  const type: string = (e as { type: string }).type;
+  if (type.startsWith('permission.')) return 'permission';
+  if (type.startsWith('hook.')) return 'hooks';
+  if (type.startsWith('compaction.') || type.startsWith('cache.')) return 'context';
+  if (type.startsWith('memory.')) return 'memory';
+  return 'loop';
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One line saying what the loop is doing at this event, for the diagram caption. */
+export function captionOf(e: TraceEvent): string {
+  switch (e.type) {
+    case 'run.start':
+      return `Run starts: ${e.modelClient} model ${e.model}, ${e.sandbox} sandbox, ${plural(e.tools.length, 'tool')}.`;
+    case 'turn.start':
+      return `Turn ${e.turn} begins: the loop prepares the next model call.`;
+    case 'transition':
+      return `Loop transition → ${e.reason}${e.detail ? `: ${e.detail}` : ''}.`;
+    case 'run.end':
+      return `Run ended (${e.reason}) after ${plural(e.turns, 'turn')}.`;
+    case 'context.assembled':
+      return `Context assembled: ~${e.total.toLocaleString('en-US')} tokens over ${plural(e.messageCount, 'message')}.`;
+    case 'model.request':
+      return `Request sent to the model${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}.`;
+    case 'model.delta':
+      return e.delta.kind === 'input_json'
+        ? 'The model is writing a tool call’s input…'
+        : e.delta.kind === 'thinking'
+          ? 'The model is thinking…'
+          : 'The model is streaming its reply…';
+    case 'model.response':
+      return `Model replied: stop reason ${e.stopReason ?? 'none'}, ${e.usage.output_tokens} output tokens.`;
+    case 'model.error':
+      return `Model error (${e.error.kind})${e.retryInMs !== undefined ? `, retrying in ${Math.round(e.retryInMs)} ms` : ''}.`;
+    case 'tool.proposed':
+      return `Tool call ${e.name} proposed — permission is a pass-through until the safety layer lands.`;
+    case 'tool.validated':
+      return e.ok ? `Input for ${e.name} is valid; the call may run.` : `Input for ${e.name} rejected: ${e.error ?? 'invalid'}.`;
+    case 'tool.started':
+      return `Running ${e.name}${e.concurrent ? ' alongside other read-only calls' : ''}…`;
+    case 'tool.output':
+      return `${e.chunk.stream} from the running tool…`;
+    case 'tool.result':
+      return `${e.name} ${e.isError ? 'failed' : 'finished'} in ${Math.round(e.ms)} ms; the result goes back to the loop.`;
+    case 'sandbox.changed':
+      return `Sandbox files changed: ${e.paths.slice(0, 3).join(', ')}${e.paths.length > 3 ? '…' : ''}.`;
+    case 'message.appended':
+      return e.origin === 'user'
+        ? 'The user’s prompt enters the loop.'
+        : e.origin === 'assistant'
+          ? 'The model’s reply is added to the conversation.'
+          : e.origin === 'tool_results'
+            ? 'Tool results are added to the conversation for the next turn.'
+            : `The harness added a ${e.origin} message.`;
+  }
+  return (e as { type: string }).type;
+}

@@ -1,0 +1,50 @@
+import { expect, expectNoConsoleErrors, test } from './browser.ts';
+import { openApp, rows, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
+
+test('the app loads with no console errors and shows the empty state', async ({ page }) => {
+  await openApp(page);
+  expect(await page.title()).toMatch(/harness playground/i);
+  expect(await runStatus(page)).toBe('idle');
+  await page.getByTestId('event-list').waitFor();
+  expect(await rows(page).count()).toBe(0);
+  // The picker offers the built-in scenarios.
+  const options = await page
+    .getByTestId('scenario-picker')
+    .locator('option')
+    .evaluateAll((els) => els.map((el) => (el as HTMLOptionElement).value));
+  expect(options).toEqual(expect.arrayContaining(['parallel-exploration', 'fix-a-bug', 'max-tokens-recovery']));
+  expectNoConsoleErrors(page);
+});
+
+test('the theme toggle switches <html data-theme> and the choice survives a reload', async ({ page }) => {
+  await openApp(page);
+  const theme = () => page.evaluate(() => document.documentElement.dataset.theme ?? '');
+  const first = await theme();
+  expect(['light', 'dark']).toContain(first);
+  const other = first === 'light' ? 'dark' : 'light';
+
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(theme).toBe(other);
+
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  expect(await theme()).toBe(other);
+
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(theme).toBe(first);
+});
+
+test('a reload in the middle of a run does not crash the app', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'fix-a-bug');
+  for (let i = 0; i < 3; i++) await stepOnce(page);
+  await waitForStatus(page, 'paused', 'running');
+
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  // After the reload the app is usable again: it can start (or continue) a run and finish it.
+  await selectScenario(page, 'fix-a-bug');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  expect(await rows(page).count()).toBeGreaterThan(3);
+});

@@ -1,0 +1,145 @@
+/**
+ * Page helpers for the Harness Playground, written against the data-testid conventions in
+ * /work/helpers/api.md. Every wait here waits for a state of the page, never for time.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
+
+/** Open the app and wait until it is interactive (the scenario picker is there). */
+export async function openApp(page: Page, path = '/'): Promise<void> {
+  await page.goto(`${inject('baseUrl')}${path}`);
+  await page.getByTestId('scenario-picker').waitFor();
+}
+
+export function rows(page: Page): Locator {
+  return page.getByTestId('event-list').getByTestId('event-row');
+}
+
+/** Wait for exactly `n` event rows. */
+export async function waitForRowCount(page: Page, n: number): Promise<void> {
+  await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBe(n);
+}
+
+/** `data-seq` of every row, in DOM order. */
+export async function rowSeqs(page: Page): Promise<number[]> {
+  return rows(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-seq'))));
+}
+
+/** `data-type` of every row, in DOM order. */
+export async function rowTypes(page: Page): Promise<string[]> {
+  return rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-type') ?? ''));
+}
+
+export async function runStatus(page: Page): Promise<string> {
+  return ((await page.getByTestId('run-status').textContent()) ?? '').trim();
+}
+
+/** Wait for `run-status` to read one of `statuses`. */
+export async function waitForStatus(page: Page, ...statuses: RunStatus[]): Promise<void> {
+  await expect
+    .poll(() => runStatus(page), { timeout: 45_000, message: `run-status should become ${statuses.join('|')}` })
+    .toSatisfy((s: string) => (statuses as string[]).includes(s));
+}
+
+export async function selectScenario(page: Page, id: string): Promise<void> {
+  await page.getByTestId('scenario-picker').selectOption(id);
+}
+
+/** Move focus out of any input so the keyboard shortcuts apply. */
+export async function blurInputs(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
+/** The loop-diagram nodes that are lit (`data-active="true"`). */
+export async function activeNodes(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('loop-diagram')
+    .locator('[data-node][data-active="true"]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-node') ?? ''));
+}
+
+/**
+ * Press Step once (with the button, or with a key) and wait for that step to finish: exactly one
+ * more row, and the Step button usable again. Returns the new row count.
+ */
+export async function stepOnce(page: Page, via: 'button' | 'key' = 'button', key = 's'): Promise<number> {
+  const before = await rows(page).count();
+  if (via === 'button') await page.getByTestId('btn-step').click();
+  else await page.keyboard.press(key);
+  await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBeGreaterThan(before);
+  // The step is over when Step is usable again (or the run ended); only then is the count final.
+  await expect
+    .poll(
+      async () => (await page.getByTestId('btn-step').isEnabled()) || ['done', 'error', 'aborted'].includes(await runStatus(page)),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  const after = await rows(page).count();
+  expect(after, 'one Step must add exactly one event row').toBe(before + 1);
+  return after;
+}
+
+/** Open Settings if the settings controls are not on screen yet. */
+export async function openSettings(page: Page): Promise<void> {
+  const status = page.getByTestId('sandbox-status');
+  if (await status.isVisible()) return;
+  const opener = page
+    .getByTestId('tab-settings')
+    .or(page.getByRole('button', { name: /settings/i }))
+    .or(page.getByRole('tab', { name: /settings/i }));
+  await opener.first().click();
+  await status.waitFor();
+}
+
+/** Visible text of the file viewer: Monaco's rendered lines, or the plain <pre> while it loads. */
+export async function fileViewerText(page: Page): Promise<string> {
+  const viewer = page.getByTestId('file-viewer');
+  const text = await viewer.evaluate((el) => {
+    const lines = el.querySelector('.view-lines');
+    if (lines) {
+      // Monaco renders lines absolutely positioned; order them by their top offset.
+      return [...lines.querySelectorAll<HTMLElement>('.view-line')]
+        .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+        .map((l) => l.textContent ?? '')
+        .join('\n');
+    }
+    const plain = el.querySelector('[data-testid="file-viewer-plain"]') ?? el;
+    return plain.textContent ?? '';
+  });
+  return text.replace(/\u00a0/g, ' ');
+}
+
+/**
+ * Everything the page has persisted: localStorage, sessionStorage and every IndexedDB record,
+ * as one JSON string — to check that a secret was not written anywhere.
+ */
+export async function dumpBrowserStorage(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const out: Record<string, unknown> = {
+      localStorage: { ...localStorage },
+      sessionStorage: { ...sessionStorage },
+    };
+    const dbs = await indexedDB.databases();
+    for (const info of dbs) {
+      if (!info.name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(info.name!);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const stores: Record<string, unknown[]> = {};
+      for (const name of [...db.objectStoreNames]) {
+        stores[name] = await new Promise<unknown[]>((resolve, reject) => {
+          const req = db.transaction(name, 'readonly').objectStore(name).getAll();
+          req.onsuccess = () => resolve(req.result as unknown[]);
+          req.onerror = () => reject(req.error);
+        });
+      }
+      db.close();
+      out[`indexedDB:${info.name}`] = stores;
+    }
+    return JSON.stringify(out);
+  });
+}

@@ -1,0 +1,127 @@
+import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { test as base, inject } from 'vitest';
+
+/** Flags measured in TOOLCHAIN.md: headless, no GPU, and no background calls to the internet. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const resultsDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
+
+/** Launch Debian's Chromium (playwright-core cannot download one here). Each launch uses a fresh temporary profile. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS, headless: true });
+}
+
+type PageLog = { errors: string[]; allowed: RegExp[] };
+const logs = new WeakMap<Page, PageLog>();
+
+/** Hosts the app may talk to in tests: the preview server and the fake Anthropic server. */
+function isLocal(url: string): boolean {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:' && u.protocol !== 'ws:' && u.protocol !== 'wss:') return true;
+    return u.hostname === '127.0.0.1' || u.hostname === 'localhost';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Record console errors, uncaught page errors and crashes of `page`, and any request that leaves
+ * the machine (the app must work offline; a key must go only to the configured endpoint).
+ */
+export function watchConsole(page: Page): void {
+  const log: PageLog = { errors: [], allowed: [] };
+  logs.set(page, log);
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const where = msg.location();
+    log.errors.push(`console.error: ${msg.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+  });
+  page.on('pageerror', (err) => log.errors.push(`pageerror: ${err.stack ?? err.message}`));
+  page.on('crash', () => log.errors.push('page crashed'));
+  page.on('request', (req) => {
+    if (!isLocal(req.url())) log.errors.push(`request to a non-local host: ${req.method()} ${req.url()}`);
+  });
+}
+
+/** Declare console errors this test expects (e.g. a request the test makes fail on purpose). */
+export function allowConsoleErrors(page: Page, pattern: RegExp): void {
+  logs.get(page)?.allowed.push(pattern);
+}
+
+/** The console and page errors so far that no `allowConsoleErrors` pattern matches. */
+export function unexpectedConsoleErrors(page: Page): string[] {
+  const log = logs.get(page);
+  if (!log) return [];
+  return log.errors.filter((e) => !log.allowed.some((re) => re.test(e)));
+}
+
+/** Fail the test if the page logged an error it did not expect. */
+export function expectNoConsoleErrors(page: Page): void {
+  const errors = unexpectedConsoleErrors(page);
+  if (errors.length > 0) {
+    throw new Error(`the page logged ${errors.length} unexpected error(s):\n  ${errors.join('\n  ')}`);
+  }
+}
+
+function screenshotName(file: string, testName: string): string {
+  const slug = `${basename(file).replace(/\.e2e\.ts$/, '')}--${testName}`
+    .replace(/[^a-zA-Z0-9._-]+/g, '-')
+    .slice(0, 150);
+  return `${resultsDir}${slug}.png`;
+}
+
+/**
+ * `test` with a browser per file and a fresh context + page per test. The page fixture fails the
+ * test on unexpected console errors and saves a screenshot to test-results/ when the test fails.
+ */
+export const test = base.extend<{ $test: { context: BrowserContext; page: Page }; $file: { browser: Browser } }>({
+  browser: [
+    // eslint-disable-next-line no-empty-pattern -- vitest fixtures must destructure their first argument
+    async ({}, use) => {
+      const browser = await launchBrowser();
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'file' },
+  ],
+  context: async ({ browser }, use) => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    // Nothing leaves the machine: outside requests fail fast (and are reported by the page fixture).
+    await context.route((url) => !isLocal(url.href), (route) => route.abort('internetdisconnected'));
+    await use(context);
+    await context.close();
+  },
+  page: async ({ context, task }, use) => {
+    const page = await context.newPage();
+    watchConsole(page);
+    await use(page);
+    const errors = unexpectedConsoleErrors(page);
+    if (task.result?.state === 'fail' || errors.length > 0) {
+      mkdirSync(resultsDir, { recursive: true });
+      const path = screenshotName(task.file.name, task.name);
+      await page.screenshot({ path, fullPage: true }).catch(() => undefined);
+      console.error(`screenshot of the failed test: ${path}`);
+    }
+    if (task.result?.state === 'fail') {
+      if (errors.length > 0) console.error(`page errors during the failed test:\n  ${errors.join('\n  ')}`);
+    } else {
+      expectNoConsoleErrors(page);
+    }
+  },
+});
+
+export { expect, inject } from 'vitest';
+export type { Browser, BrowserContext, Locator, Page } from 'playwright-core';

@@ -1,0 +1,89 @@
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { E2E_API_KEY } from './constants.ts';
+import { startFakeAnthropic, startVitePreview, type ServerProcess } from './servers.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Base URL of `vite preview` serving dist/, e.g. http://127.0.0.1:41234 */
+    baseUrl: string;
+    /** Absolute path of the Chromium executable. */
+    chromiumPath: string;
+    /** Base URL of the fake Anthropic server, or '' when it could not start (see fakeServerError). */
+    fakeServerUrl: string;
+    fakeServerError: string;
+  }
+}
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const FAKE_SERVER_SCRIPT = 'test/fixtures/start-fake-server.ts';
+
+/** An error whose report is its message alone: these are set-up instructions, not bugs. */
+function setupError(message: string): Error {
+  const err = new Error(message);
+  err.stack = message;
+  return err;
+}
+
+function findChromium(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter((p): p is string => !!p);
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) {
+    throw setupError(
+      'Chromium not found: install it with `sudo apt-get install -y chromium` (Debian) or set CHROMIUM_PATH',
+    );
+  }
+  return found;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const chromiumPath = findChromium();
+  if (!existsSync(`${repoRoot}/dist/index.html`)) {
+    throw setupError('dist/index.html not found: run `npm run build` before `npm run test:e2e`');
+  }
+
+  // Serve a snapshot of dist/: a `vite build` started meanwhile (in a shared working tree) empties
+  // dist/ first, which would turn page loads of a running suite into 404s.
+  const snapshot = mkdtempSync(join(tmpdir(), 'hp-e2e-dist-'));
+  cpSync(`${repoRoot}/dist`, snapshot, { recursive: true });
+
+  const started: ServerProcess[] = [];
+  const teardown = async () => {
+    await Promise.all(started.map((s) => s.stop()));
+    rmSync(snapshot, { recursive: true, force: true });
+  };
+  try {
+    const preview = await startVitePreview(repoRoot, snapshot);
+    started.push(preview);
+
+    // The live-mode test needs this server; the others do not, so a broken fixture fails that
+    // test (with this message) instead of the whole suite.
+    let fakeServerUrl = '';
+    let fakeServerError = '';
+    if (!existsSync(`${repoRoot}/${FAKE_SERVER_SCRIPT}`)) {
+      fakeServerError = `${FAKE_SERVER_SCRIPT} does not exist`;
+    } else {
+      try {
+        // The server answers 401 to any other key, so a live run passing proves the key typed in
+        // Settings is the one sent to the configured endpoint.
+        const fake = await startFakeAnthropic(repoRoot, FAKE_SERVER_SCRIPT, ['--require-key', E2E_API_KEY]);
+        started.push(fake);
+        fakeServerUrl = fake.url;
+      } catch (err) {
+        fakeServerError = err instanceof Error ? err.message : String(err);
+      }
+    }
+
+    project.provide('baseUrl', preview.url);
+    project.provide('chromiumPath', chromiumPath);
+    project.provide('fakeServerUrl', fakeServerUrl);
+    project.provide('fakeServerError', fakeServerError);
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  return teardown;
+}

@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * End-to-end tests: the built app (`vite preview` of dist/) driven by Debian's Chromium through
+ * playwright-core. One browser at a time — the machines running this have two cores.
+ */
+export default defineConfig({
+  root: repoRoot,
+  test: {
+    include: ['test/e2e/**/*.e2e.ts'],
+    environment: 'node',
+    globalSetup: ['test/e2e/global-setup.ts'],
+    fileParallelism: false,
+    maxWorkers: 1,
+    // Generous: a cold Chromium plus a lazily loaded sandbox chunk on a busy 2-core machine.
+    // Tests wait for states, never for time, so this only bounds a hang.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 20_000,
+  },
+});

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { fileURLToPath } from 'node:url';
+
+// WebContainer needs cross-origin isolation; both servers send the same headers so dev and
+// preview behave alike.
+const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  plugins: [svelte()],
+  // just-bash's browser build imports node:zlib for gzip/gunzip/zcat/rg; a small fflate shim stands in.
+  resolve: { alias: { 'node:zlib': fileURLToPath(new URL('./src/sandbox/justbash/zlib-shim.ts', import.meta.url)) } },
+  server: { headers: isolationHeaders },
+  preview: { headers: isolationHeaders },
+  build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
+  worker: { format: 'es' },
+});
