@@ -3,6 +3,9 @@
  * in Node on the just-bash sandbox and prints every TraceEvent as a JSON line. `--all` runs every
  * built-in scenario; `--quiet` prints one summary line per scenario instead of the events.
  *
+ * A scenario file is untrusted unless `--trust` is given: its hooks, allow rules and permissive
+ * modes are ignored (deny and ask rules still apply), and what needs approval is denied.
+ *
  * The scripted model is used unless the scenario names a live model or `--live` is given; a live
  * run reads `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`) from the environment.
  * Exit code: 0 when every run completed, 1 when any ended otherwise, 2 for a usage error.
@@ -16,15 +19,16 @@ import { builtinScenarios, findBuiltinScenario } from '../scenarios/library/inde
 import { prepareRun } from '../scenarios/prepare.ts';
 import { parseScenario, type Scenario } from '../scenarios/schema.ts';
 
-type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; model?: string };
+type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; trust: boolean; model?: string };
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { targets: [], all: false, quiet: false, live: false };
+  const args: Args = { targets: [], all: false, quiet: false, live: false, trust: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--all') args.all = true;
     else if (a === '--quiet') args.quiet = true;
     else if (a === '--live') args.live = true;
+    else if (a === '--trust') args.trust = true;
     else if (a === '--model') args.model = argv[++i];
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else args.targets.push(a);
@@ -36,7 +40,7 @@ function parseArgs(argv: string[]): Args {
 function usage(problem: string): never {
   const ids = builtinScenarios.map((s) => s.id).join(', ');
   process.stderr.write(
-    `run-scenario: ${problem}\nusage: npm run scenario -- <id | path.json> [--live] [--model ID] [--quiet]\n       npm run scenario -- --all [--quiet]\nbuilt-in scenarios: ${ids}\n`,
+    `run-scenario: ${problem}\nusage: npm run scenario -- <id | path.json> [--live] [--model ID] [--trust] [--quiet]\n       npm run scenario -- --all [--quiet]\nbuilt-in scenarios: ${ids}\n`,
   );
   process.exit(2);
 }
@@ -74,6 +78,9 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
       clock: realClock,
       ids: randomIds,
       signal: controller.signal,
+      // Built-ins ship with the app; a scenario file's hooks, allow rules and permissive modes
+      // apply only with --trust (deny and ask rules always do).
+      trusted: args.trust || findBuiltinScenario(scenario.id) === scenario,
     });
     const loop = agentLoop(input, deps);
     let step = await loop.next();

@@ -6,6 +6,7 @@
  * Implementations live beside the harness: `src/model/*`, `src/sandbox/*`, `src/storage/*`.
  */
 import type { AssistantBlock, ModelRequest, StopReason, Usage } from './messages.ts';
+import type { SessionLogEvent } from './session/types.ts';
 
 // ─── Model ──────────────────────────────────────────────────────────────────────────────────
 
@@ -235,4 +236,154 @@ export interface TrustStore {
   /** Records trust; `label` says what was trusted (e.g. the scenario title), for a "trusted items" list. */
   trust(key: string, label: string): Promise<void>;
   revoke(key: string): Promise<void>;
+}
+
+// ─── Memory ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Where a memory came from: `extracted` by the harness after an exchange (model or rules),
+ * `explicit` — the person said so ("remember: …", or added it in the memory panel),
+ * `project_file` — a `# memory:` line in a CLAUDE.md-style note.
+ */
+export type MemorySource = 'extracted' | 'explicit' | 'project_file';
+
+/** One long-term memory: a short fact in plain words. Plain JSON, so it can be stored and shown. */
+export type MemoryEntry = {
+  id: string;
+  content: string;
+  source: MemorySource;
+  /** Milliseconds since the epoch, from the injected clock. */
+  createdAt: number;
+  updatedAt: number;
+  tags?: string[];
+};
+
+export type MemoryStoreErrorCode =
+  /** The entry given to `put` is not a valid entry (empty id or content, unknown source). */
+  | 'invalid'
+  /** The storage cannot be opened at all (disabled, private mode, quota). */
+  | 'unavailable'
+  /** Another tab holds an older version of the database open and does not let go. */
+  | 'blocked'
+  /** The stored database is not what this build expects (missing store, newer version). */
+  | 'corrupt';
+
+/** Raised by {@link MemoryStore} methods; `message` says what happened and what to do. */
+export class MemoryStoreError extends Error {
+  constructor(
+    readonly code: MemoryStoreErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MemoryStoreError';
+  }
+}
+
+/**
+ * Long-term memories across conversations. Implementations: in-memory (`src/storage/memory/`,
+ * Node tests and headless runs) and IndexedDB (`src/storage/idb/`, the browser). Both pass the
+ * one contract suite in `test/unit/memory-store.test.ts`.
+ *
+ * Contract:
+ * - `put` inserts or replaces the entry with that `id`; it stores a copy (later changes to the
+ *   caller's object do not leak in) and rejects with code `invalid` for an empty `id` or `content`,
+ *   an unknown `source`, or non-numeric timestamps — nothing is written then.
+ * - `get` returns a copy, or `null` for an unknown id. `delete` returns whether something was
+ *   removed (deleting an unknown id is not an error). `clear` removes every entry.
+ * - `list` returns copies of every entry, oldest first (`createdAt`, then `id`). A stored record
+ *   that is not a valid entry is skipped, never returned half-formed.
+ * - Failures of the storage itself reject with {@link MemoryStoreError} (`unavailable`, `blocked`,
+ *   `corrupt`) — never a raw platform exception — so a caller can show the message and go on
+ *   without memories.
+ */
+export interface MemoryStore {
+  list(): Promise<MemoryEntry[]>;
+  get(id: string): Promise<MemoryEntry | null>;
+  put(entry: MemoryEntry): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  clear(): Promise<void>;
+}
+
+// ─── Sessions ───────────────────────────────────────────────────────────────────────────────
+
+/** One conversation's entry in the sessions list. Plain JSON. */
+export type SessionInfo = {
+  id: string;
+  title: string;
+  /** The session this one was forked from. */
+  parentId?: string;
+  /** The log seq (1-based position in the parent's log) the fork copied up to, inclusive. */
+  forkedAt?: number;
+  /** The scenario the session started from, when it did. */
+  scenarioId?: string;
+  /** Milliseconds since the epoch, from the injected clock. */
+  createdAt: number;
+  updatedAt: number;
+  /** Entries in the log; the last one has log seq `eventCount`. */
+  eventCount: number;
+  /** UTF-8 size of the log's JSON, for the storage line of the sessions panel. */
+  bytes: number;
+};
+
+export type SessionStoreErrorCode =
+  /** The browser refused to store more (`QuotaExceededError`, or the store's own cap). */
+  | 'quota'
+  /** No session with that id. */
+  | 'not_found'
+  /** A bad argument: empty title, a fork position outside the log, an event that is not JSON. */
+  | 'invalid'
+  /** The storage cannot be used at all (no IndexedDB, private mode, another tab blocking, damage). */
+  | 'unavailable';
+
+/** What went wrong, in words a person can act on. */
+export type SessionStoreError = { code: SessionStoreErrorCode; message: string };
+
+/** Every store call resolves to one of these; none rejects. */
+export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionStoreError };
+
+/** Bytes used and available, as the browser reports them (`navigator.storage.estimate`). */
+export type StorageEstimate = { usage?: number; quota?: number };
+
+export type SessionUsage = {
+  /** Sum of `bytes` over every session. */
+  sessionsBytes: number;
+  /** Whole-origin figures from the injected estimate, when there is one. */
+  usedBytes?: number;
+  quotaBytes?: number;
+};
+
+/**
+ * Conversations and their append-only logs. Implementations: in-memory
+ * (`src/storage/memory/session-store.ts`, Node tests and headless runs) and IndexedDB
+ * (`src/storage/idb/session-store.ts`, the browser). Both pass the one contract suite in
+ * `test/unit/session-store.test.ts`. Log entries are `SessionLogEvent`s (`harness/session/types.ts`).
+ *
+ * Contract:
+ * - No method rejects: failures come back as `{ok:false, error}` with a {@link SessionStoreErrorCode}.
+ * - `create` makes an empty session (`eventCount` 0) with id and timestamps from the injected
+ *   `IdGen` / `Clock`; a blank title is `invalid`.
+ * - `list` returns every session, most recently updated first (ties: newer `createdAt`, then id).
+ * - `append` adds the entries at the end of the log, all or nothing, in one write (one IndexedDB
+ *   transaction); an empty batch is a no-op. It stores copies (later changes to the caller's
+ *   objects do not leak in) and updates `eventCount`, `bytes` and `updatedAt`. On `quota` nothing
+ *   of the batch is stored, and the caller's own objects are untouched, so it can retry later.
+ * - `load` returns copies of the entries in append order (entry i has log seq i + 1).
+ * - `fork(id, atSeq, title)` creates a session whose log is a copy of entries 1..atSeq of `id`
+ *   (0 ≤ atSeq ≤ eventCount, else `invalid`), with `parentId` and `forkedAt` set. The parent is
+ *   not changed.
+ * - `delete` removes the session and its log; forks of it stay (their `parentId` then names no
+ *   session). Deleting an unknown id is `not_found`.
+ * - `rename` changes the title (and `updatedAt`).
+ * - `usage` sums `bytes` and adds the origin's estimate when one was injected.
+ */
+export interface SessionStore {
+  create(opts: { title: string; scenarioId?: string }): Promise<SessionResult<SessionInfo>>;
+  get(sessionId: string): Promise<SessionResult<SessionInfo>>;
+  list(): Promise<SessionResult<SessionInfo[]>>;
+  rename(sessionId: string, title: string): Promise<SessionResult<SessionInfo>>;
+  delete(sessionId: string): Promise<SessionResult<void>>;
+  append(sessionId: string, events: readonly SessionLogEvent[]): Promise<SessionResult<SessionInfo>>;
+  load(sessionId: string): Promise<SessionResult<SessionLogEvent[]>>;
+  fork(sessionId: string, atSeq: number, title: string): Promise<SessionResult<SessionInfo>>;
+  usage(): Promise<SessionResult<SessionUsage>>;
 }

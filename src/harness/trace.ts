@@ -7,7 +7,7 @@
  * their own groups here.
  */
 import type { Message, ModelRequest, StopReason, Usage } from './messages.ts';
-import type { ModelError, SandboxKind } from './ports.ts';
+import type { MemorySource, ModelError, SandboxKind } from './ports.ts';
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, StageDecision, StageName } from './permissions/types.ts';
 
@@ -17,9 +17,20 @@ export type ContinueReason =
   | 'max_output_tokens_recovery'
   | 'malformed_tool_use_retry'
   | 'model_retry'
-  | 'empty_response_retry';
+  | 'empty_response_retry'
+  | 'stop_hook_blocking'
+  | 'reactive_compact_retry';
 
-export type ExitReason = 'completed' | 'max_turns' | 'aborted' | 'model_error' | 'refusal';
+export type ExitReason =
+  | 'completed'
+  | 'max_turns'
+  | 'aborted'
+  | 'model_error'
+  | 'refusal'
+  /** A UserPromptSubmit hook blocked the prompt; it never reached the model. */
+  | 'prompt_blocked'
+  /** A hook answered `continue: false`. */
+  | 'hook_stopped';
 
 export type TransitionReason = ContinueReason | ExitReason;
 
@@ -45,6 +56,12 @@ type EventBody =
     }
   | { type: 'turn.start' }
   | {
+      /** Tools removed from the model's view by a bare deny rule; emitted once per run when any are. */
+      type: 'permission.prefilter';
+      hidden: { name: string; rule: string }[];
+      visible: string[];
+    }
+  | {
       type: 'transition';
       reason: TransitionReason;
       /** Short human explanation: which budget, what was injected. */
@@ -69,6 +86,16 @@ type EventBody =
       error?: ModelError;
     }
   // context
+  | {
+      /**
+       * A compaction layer rewrote the stored history (budget reduction, snip, microcompact or
+       * auto-compact). `messages` is the new truth; later `message.appended` indexes refer to it.
+       */
+      type: 'history.rewritten';
+      messages: Message[];
+      layers: string[];
+      messagesBefore: number;
+    }
   | {
       type: 'context.assembled';
       /** Estimated tokens per part (chars / 4 until the context layer refines it). */
@@ -210,7 +237,68 @@ type EventBody =
       message: string;
     }
   // sandbox
-  | { type: 'sandbox.changed'; paths: string[] };
+  | { type: 'sandbox.changed'; paths: string[] }
+  // memory (see src/harness/memory/README.md)
+  | {
+      /**
+       * The memory text sent first in the first user message (and again after a compaction):
+       * the CLAUDE.md files found from the root down to the working directory, then the
+       * memories ranked most relevant to the prompt, under a token cap.
+       */
+      type: 'memory.injected';
+      files: MemoryFileInfo[];
+      chosen: MemoryChoice[];
+      left: MemoryLeftOut[];
+      /** Missing or cyclic imports, unreadable files, a store that could not be read. */
+      problems: MemoryProblem[];
+      /** Estimated tokens of the whole memory text (files + memories). */
+      tokens: number;
+      /** The cap the memories (not the files) had to fit under. */
+      cap: number;
+      /** The ranking terms taken from the prompt (word stems). */
+      terms: string[];
+    }
+  | {
+      /** Facts kept after an exchange: by a model call, or by the deterministic rules. */
+      type: 'memory.extracted';
+      via: 'model' | 'rules';
+      added: { id: string; content: string; source: MemorySource }[];
+      /** Facts dropped because an entry already says the same (normalised text). */
+      duplicates: { content: string; of: string }[];
+      /** Lines of the model's reply that did not parse, a failed call, … */
+      problems: string[];
+    };
+
+/** One CLAUDE.md (or imported) file in the memory text. */
+export type MemoryFileInfo = { path: string; importedFrom?: string; tokens: number };
+
+/** A memory that made it into the text, with how it scored. */
+export type MemoryChoice = {
+  id: string;
+  content: string;
+  source: MemorySource;
+  /** keyword + recency. */
+  score: number;
+  keyword: number;
+  recency: number;
+  tokens: number;
+};
+
+/** A memory that was left out, and why. */
+export type MemoryLeftOut = {
+  id: string;
+  /** The first characters of the memory. */
+  content: string;
+  score: number;
+  reason: 'no_match' | 'over_cap' | 'max_entries';
+};
+
+export type MemoryProblem = {
+  kind: 'missing' | 'cycle' | 'too_deep' | 'unreadable' | 'truncated' | 'store';
+  path?: string;
+  importedFrom?: string;
+  message: string;
+};
 
 /** The five context layers, cheap to expensive (seed 002 §3). */
 export type CompactionLayerName = 'budget' | 'snip' | 'microcompact' | 'collapse' | 'auto_compact';

@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 import { scriptedTurnSchema } from '../model/scripted/script.ts';
+import { hooksConfigSchema } from '../harness/hooks/config.ts';
+import { contextSettingsSchema } from '../harness/context/settings.ts';
+import { permissionsSettingsSchema, yamlTierRuleSchema, type Settings } from '../harness/settings/schema.ts';
 
 /** Paths relative to the working directory: no absolute paths, no climbing out with `..`. */
 const filesSchema = z.record(z.string(), z.string()).superRefine((files, ctx) => {
@@ -24,6 +27,15 @@ export const scenarioSettingsSchema = z
     maxTokens: z.number().int().min(1).max(128_000).default(4096),
     system: z.string().optional(),
     sandbox: z.enum(['auto', 'just-bash', 'webcontainer']).default('just-bash'),
+    /** The context pipeline: window, auto-compact threshold, each layer's switches. */
+    context: contextSettingsSchema.partial().optional(),
+    // Claude Code's settings.json keys (and seed 003's YAML tiers). Anything here that can act —
+    // hooks, allow rules, permissive modes — applies only once the scenario is trusted.
+    permissions: permissionsSettingsSchema.optional(),
+    hooks: hooksConfigSchema.optional(),
+    always_deny: z.array(yamlTierRuleSchema).optional(),
+    always_allow: z.array(yamlTierRuleSchema).optional(),
+    ask_user: z.array(yamlTierRuleSchema).optional(),
   })
   .strict();
 
@@ -59,5 +71,17 @@ export function parseScenario(json: unknown): ScenarioParse {
   return {
     ok: false,
     errors: r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`),
+  };
+}
+
+/** The settings.json part of a scenario's settings (permissions, hooks, YAML tiers). */
+export function harnessSettingsOf(scenario: Scenario): Settings {
+  const { permissions, hooks, always_deny, always_allow, ask_user } = scenario.settings;
+  return {
+    ...(permissions ? { permissions } : {}),
+    ...(hooks ? { hooks } : {}),
+    ...(always_deny ? { always_deny } : {}),
+    ...(always_allow ? { always_allow } : {}),
+    ...(ask_user ? { ask_user } : {}),
   };
 }

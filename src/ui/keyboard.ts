@@ -18,6 +18,9 @@ function isTyping(target: EventTarget | null): boolean {
 export function handleShortcut(e: KeyboardEvent, actions: ShortcutActions): void {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
   if (isTyping(e.target)) return;
+  // A modal question (permission, trust) owns the keyboard while it is open.
+  if (e.target instanceof Element && e.target.closest('dialog')) return;
+  if (typeof document !== 'undefined' && document.querySelector('dialog[open]')) return;
   const action =
     e.key === 's' || e.key === '.'
       ? actions.step

@@ -20,6 +20,10 @@ test('live mode streams from the fake Anthropic server and runs its bash tool ca
 
   await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
   await page.getByTestId('btn-send').click();
+  // Its bash call writes a file: default mode asks first (the safety layer); approve it once.
+  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
+  expect(await page.getByTestId('permission-input').textContent()).toContain('greeting.txt');
+  await page.getByTestId('btn-allow-once').click();
   await waitForStatus(page, 'done');
 
   const conversation = page.getByTestId('conversation');

@@ -14,6 +14,7 @@ import {
   type Message,
   type RunResult,
   type TraceEvent,
+  WORKDIR,
 } from '../../src/harness/index.ts';
 import { createScriptedClient, type ScriptedClient } from '../../src/model/scripted/client.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
@@ -41,6 +42,8 @@ export async function setup(
     model: 'test-model',
     maxTokens: 1024,
     maxTurns: 20,
+    // These tests are about the loop, not permissions: allow everything (the safety layer has its own tests).
+    permissions: { mode: 'bypassPermissions', rules: [], workdir: WORKDIR },
     ...opts.input,
   };
   return { client, clock, input, deps: { model: client, sandbox, clock, ids: new SequentialIds() } };

@@ -221,6 +221,7 @@ describe('agentLoop: re-entrancy', () => {
             maxTokens: 100,
             maxTurns: 5,
             signal: ctx.signal,
+            permissions: { mode: 'acceptEdits', rules: [{ behavior: 'allow', source: 'project', rule: { kind: 'tool', tool: 'Bash', specifier: 'echo *', text: 'Bash(echo *)' } }], workdir: ctx.sandbox.workdir },
           },
           {
             ...deps,

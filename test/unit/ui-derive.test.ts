@@ -17,7 +17,7 @@ async function trace(id: string, prompt?: string): Promise<TraceEvent[]> {
   const scenario = findBuiltinScenario(id);
   if (!scenario) throw new Error(`no scenario ${id}`);
   const sandbox = await createJustBashSandbox();
-  const { input, deps } = await prepareRun({ scenario, sandbox, prompt, clock: new FakeClock(), ids: new SequentialIds() });
+  const { input, deps } = await prepareRun({ scenario, sandbox, prompt, clock: new FakeClock(), ids: new SequentialIds(), trusted: true });
   const events: TraceEvent[] = [];
   const gen = agentLoop(input, deps);
   for (let r = await gen.next(); !r.done; r = await gen.next()) events.push(r.value);

@@ -26,3 +26,8 @@ export function malformedInputResult(toolName: string, raw: string, parseError: 
     `Received: ${shown || '(empty)'}\nRetry the call with a complete JSON object as input.`
   );
 }
+
+/** What a blocking Stop hook tells the model: its reason is the instruction to keep going. */
+export function stopHookFeedback(reason: string | undefined): string {
+  return `Stop hook feedback:\n${reason ?? 'A Stop hook asked you to keep working before you finish.'}`;
+}

@@ -1,15 +1,23 @@
 /**
- * Runs the tool calls of one turn. Consecutive concurrency-safe calls run together; every other
- * call runs alone, in order. Events stream out as they happen (interleaved for concurrent calls);
- * results go back in the order the model made the calls.
+ * Runs the tool calls of one turn. Consecutive concurrency-safe calls form a batch; every other
+ * call is a batch of its own. For each batch, every call goes through the permission pipeline
+ * (one at a time, so prompts never overlap), then the allowed calls run — together when the batch
+ * has several. Events stream out as they happen; results go back in the order of the calls.
  */
-import type { ToolResultBlock, ToolUseBlock } from '../messages.ts';
-import type { ToolContext, AnyTool } from '../tools/tool.ts';
-import { validateToolCall, executeToolCall, type ValidatedCall } from '../tools/run-tool.ts';
+import type { HookOutcome } from '../hooks/index.ts';
+import type { TextBlock, ToolResultBlock, ToolUseBlock } from '../messages.ts';
+import { permissionPipeline, type PromptAnswer, type PromptRequest } from '../permissions/pipeline.ts';
+import type { SessionGrants } from '../permissions/session-grants.ts';
+import type { PermissionContext } from '../permissions/types.ts';
+import { executeToolCall, validateToolCall, type ValidatedCall } from '../tools/run-tool.ts';
+import type { AnyTool, ToolContext } from '../tools/tool.ts';
 import type { TraceEventBody } from '../trace.ts';
 import { AsyncQueue } from './async-queue.ts';
-import { malformedInputResult, NOT_RUN_INTERRUPTED, INTERRUPTED_RESULT } from './meta-messages.ts';
+import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
+import { INTERRUPTED_RESULT, malformedInputResult, NOT_RUN_INTERRUPTED } from './meta-messages.ts';
 import type { MalformedToolUse } from './stream-accumulator.ts';
+
+export type Prompter = (request: PromptRequest) => Promise<PromptAnswer>;
 
 export type RunToolsOptions = {
   tools: AnyTool[];
@@ -18,59 +26,172 @@ export type RunToolsOptions = {
   malformed: MalformedToolUse[];
   /** Paths the sandbox reported as changed since the last call; emptied by the call. */
   takeChangedPaths: () => string[];
+  permissions: PermissionContext;
+  /** Asks a person; absent in headless runs (what needs approval is then denied). */
+  prompt?: Prompter;
+  session?: SessionGrants;
+  hooks: HookSiteEnv;
 };
 
-type Planned = { index: number; block: ToolUseBlock; check: ValidatedCall | { ok: false; message: string } };
+export type ToolRunOutcome = {
+  /** One per call, in call order. */
+  results: ToolResultBlock[];
+  /** Text for the model after the results (hook context and feedback), in call order. */
+  notes: TextBlock[];
+  /** A hook asked to end the run after this step. */
+  stopRun?: { reason: string };
+};
 
-export async function* runTools(
-  calls: ToolUseBlock[],
-  opts: RunToolsOptions,
-): AsyncGenerator<TraceEventBody, ToolResultBlock[]> {
-  const { tools, context, malformed } = opts;
+type Planned = { index: number; block: ToolUseBlock; safe: boolean; malformed?: MalformedToolUse };
+
+export async function* runTools(calls: ToolUseBlock[], opts: RunToolsOptions): AsyncGenerator<TraceEventBody, ToolRunOutcome> {
   const results: ToolResultBlock[] = new Array(calls.length);
-  const malformedById = new Map(malformed.map((m) => [m.id, m]));
+  const notes: TextBlock[][] = calls.map(() => []);
+  let stopRun: { reason: string } | undefined;
+  const noteHooks = (i: number, o: HookOutcome | null, label: string) => {
+    if (!o) return;
+    if (o.additionalContext) notes[i]!.push({ type: 'text', text: `${label} hook context:\n${o.additionalContext}` });
+    if (o.block && o.reason) notes[i]!.push({ type: 'text', text: `${label} hook feedback:\n${o.reason}` });
+    if (o.stopRun && !stopRun) stopRun = o.stopRun;
+  };
 
   for (const block of calls) yield { type: 'tool.proposed', toolUseId: block.id, name: block.name, input: block.input };
 
-  // Validation first, so concurrency can be judged on parsed input.
-  const planned: Planned[] = [];
-  for (const [index, block] of calls.entries()) {
+  const malformedById = new Map(opts.malformed.map((m) => [m.id, m]));
+  const planned: Planned[] = calls.map((block, index) => {
     const bad = malformedById.get(block.id);
-    const check = bad
-      ? { ok: false as const, message: malformedInputResult(bad.name, bad.raw, bad.error) }
-      : await validateToolCall(tools, block, { ...context, onOutput: () => {}, toolUseId: block.id });
-    yield {
-      type: 'tool.validated',
-      toolUseId: block.id,
-      name: block.name,
-      ok: check.ok,
-      ...(check.ok ? {} : { error: check.message }),
-    };
-    planned.push({ index, block, check });
-  }
+    return { index, block, safe: !bad && isConcurrencySafe(opts.tools, block), ...(bad ? { malformed: bad } : {}) };
+  });
 
   for (const batch of partition(planned)) {
-    if (context.signal.aborted) {
+    if (opts.context.signal.aborted) {
       for (const p of batch) {
         results[p.index] = errorResult(p.block.id, NOT_RUN_INTERRUPTED);
-        yield { type: 'tool.result', toolUseId: p.block.id, name: p.block.name, content: NOT_RUN_INTERRUPTED, isError: true, ms: 0 };
+        yield toolResultEvent(p.block, NOT_RUN_INTERRUPTED, true, 0);
       }
       continue;
     }
-    const queue = new AsyncQueue<TraceEventBody>();
-    let pending = batch.length;
-    const concurrent = batch.length > 1;
+
+    // Permission first, one call at a time.
+    const allowed: { p: Planned; call: ValidatedCall }[] = [];
     for (const p of batch) {
-      void runOne(p, concurrent, queue, opts).then((result) => {
-        results[p.index] = result;
-        if (--pending === 0) queue.close();
-      });
+      const side: TraceEventBody[] = [];
+      const verdict = yield* checkCall(p, opts, side, (o) => noteHooks(p.index, o, 'PreToolUse'));
+      if (verdict.ok) allowed.push({ p, call: verdict.call });
+      else {
+        results[p.index] = errorResult(p.block.id, verdict.message);
+        yield toolResultEvent(p.block, verdict.message, true, 0);
+      }
     }
-    for await (const event of queue) yield event;
+
+    // Then run what was allowed: together when the batch has several.
+    if (allowed.length > 0) {
+      const queue = new AsyncQueue<TraceEventBody>();
+      let pending = allowed.length;
+      const concurrent = allowed.length > 1;
+      for (const { p, call } of allowed) {
+        void runOne(p, call, concurrent, queue, opts).then(({ result, post }) => {
+          results[p.index] = result;
+          noteHooks(p.index, post, result.is_error ? 'PostToolUseFailure' : 'PostToolUse');
+          if (--pending === 0) queue.close();
+        });
+      }
+      for await (const event of queue) yield event;
+    }
     const changed = opts.takeChangedPaths();
     if (changed.length > 0) yield { type: 'sandbox.changed', paths: changed };
   }
-  return results;
+  return { results, notes: notes.flat(), ...(stopRun ? { stopRun } : {}) };
+}
+
+type CallVerdict = { ok: true; call: ValidatedCall } | { ok: false; message: string };
+
+/** Validation, the tool's own check, PreToolUse hooks, rules, mode and prompt, as trace events. */
+async function* checkCall(
+  p: Planned,
+  opts: RunToolsOptions,
+  side: TraceEventBody[],
+  onPreToolUse: (o: HookOutcome | null) => void,
+): AsyncGenerator<TraceEventBody, CallVerdict> {
+  const { block } = p;
+  if (p.malformed) {
+    const message = malformedInputResult(p.malformed.name, p.malformed.raw, p.malformed.error);
+    yield { type: 'tool.validated', toolUseId: block.id, name: block.name, ok: false, error: message };
+    return { ok: false, message };
+  }
+  const ctx: ToolContext = { ...opts.context, toolUseId: block.id, onOutput: () => {} };
+  const hooksConfigured = (opts.hooks.hooks?.config.PreToolUse?.length ?? 0) > 0;
+  const pipeline = permissionPipeline(
+    { toolUseId: block.id, name: block.name, input: block.input },
+    {
+      permissions: opts.permissions,
+      validate: (input) => validateToolCall(opts.tools, { id: block.id, name: block.name, input }, ctx),
+      ...(hooksConfigured
+        ? {
+            preToolUseHooks: async (input: unknown) => {
+              const o = await drainInto(
+                fireHook({ event: 'PreToolUse', toolName: block.name, toolInput: input, toolUseId: block.id }, opts.hooks),
+                (e) => side.push(e),
+              );
+              onPreToolUse(o);
+              return {
+                ...(o?.decision ? { decision: o.decision } : {}),
+                ...(o?.reason ? { reason: o.reason } : {}),
+                ...(o?.updatedInput ? { updatedInput: o.updatedInput } : {}),
+                source: 'PreToolUse hooks',
+              };
+            },
+          }
+        : {}),
+      ...(opts.prompt ? { prompt: promptWithHooks(opts.prompt, block, opts.hooks, side) } : {}),
+      ...(opts.session ? { session: opts.session } : {}),
+    },
+  );
+  let step = await pipeline.next();
+  while (true) {
+    while (side.length > 0) yield side.shift()!;
+    if (step.done) break;
+    yield step.value;
+    if (step.value.type === 'permission.stage' && step.value.stage === 'validate') {
+      const ok = step.value.decision !== 'deny';
+      yield { type: 'tool.validated', toolUseId: block.id, name: block.name, ok, ...(ok ? {} : { error: step.value.reason }) };
+    }
+    step = await pipeline.next();
+  }
+  const r = step.value;
+  return r.decision === 'allow' ? { ok: true, call: r.call } : { ok: false, message: r.message };
+}
+
+/**
+ * Before a person is asked: the Notification hooks hear about it, and PermissionRequest hooks
+ * may answer in their place (allow / deny); anything else goes to the person.
+ */
+function promptWithHooks(prompt: Prompter, block: ToolUseBlock, hooks: HookSiteEnv, side: TraceEventBody[]): Prompter {
+  return async (request) => {
+    await drainInto(
+      fireHook({ event: 'Notification', message: `The agent needs your permission to use ${block.name}`, notificationType: 'permission_prompt' }, hooks),
+      (e) => side.push(e),
+    );
+    const o = await drainInto(
+      fireHook({ event: 'PermissionRequest', toolName: block.name, toolInput: request.input, toolUseId: block.id }, hooks),
+      (e) => side.push(e),
+    );
+    if (o?.decision === 'allow') return { decision: 'allow_once' };
+    if (o?.decision === 'deny' || o?.block) return { decision: 'deny', message: `a PermissionRequest hook refused: ${o.reason ?? 'no reason given'}` };
+    return prompt(request);
+  };
+}
+
+function isConcurrencySafe(tools: AnyTool[], block: ToolUseBlock): boolean {
+  const tool = tools.find((t) => t.name === block.name);
+  if (!tool) return false;
+  const parsed = tool.inputSchema.safeParse(block.input);
+  if (!parsed.success) return false;
+  try {
+    return tool.isConcurrencySafe(parsed.data);
+  } catch {
+    return false;
+  }
 }
 
 /** Groups consecutive concurrency-safe calls; everything else stands alone. */
@@ -78,8 +199,7 @@ function partition(planned: Planned[]): Planned[][] {
   const batches: Planned[][] = [];
   let run: Planned[] = [];
   for (const p of planned) {
-    const safe = p.check.ok && p.check.tool.isConcurrencySafe(p.check.input);
-    if (safe) {
+    if (p.safe) {
       run.push(p);
       continue;
     }
@@ -93,36 +213,43 @@ function partition(planned: Planned[]): Planned[][] {
 
 async function runOne(
   p: Planned,
+  call: ValidatedCall,
   concurrent: boolean,
   queue: AsyncQueue<TraceEventBody>,
   opts: RunToolsOptions,
-): Promise<ToolResultBlock> {
-  const { block, check } = p;
+): Promise<{ result: ToolResultBlock; post: HookOutcome | null }> {
+  const { block } = p;
   const started = opts.context.clock.now();
-  const finish = (content: string, isError: boolean): ToolResultBlock => {
-    queue.push({
-      type: 'tool.result',
-      toolUseId: block.id,
-      name: block.name,
-      content,
-      isError,
-      ms: opts.context.clock.now() - started,
-    });
-    return isError ? errorResult(block.id, content) : { type: 'tool_result', tool_use_id: block.id, content };
-  };
-  if (!check.ok) return finish(check.message, true);
   queue.push({ type: 'tool.started', toolUseId: block.id, name: block.name, concurrent });
   const ctx: ToolContext = {
     ...opts.context,
     toolUseId: block.id,
     onOutput: (chunk) => queue.push({ type: 'tool.output', toolUseId: block.id, chunk }),
   };
-  const outcome = await executeToolCall(check, ctx);
+  const outcome = await executeToolCall(call, ctx);
+  let content = outcome.content;
+  let isError = outcome.isError === true;
   if (opts.context.signal.aborted) {
-    const detail = outcome.content ? `\n${outcome.content}` : '';
-    return finish(`${INTERRUPTED_RESULT}${detail}`, true);
+    content = `${INTERRUPTED_RESULT}${content ? `\n${content}` : ''}`;
+    isError = true;
   }
-  return finish(outcome.content, outcome.isError === true);
+  queue.push(toolResultEvent(block, content, isError, opts.context.clock.now() - started));
+  const result: ToolResultBlock = isError ? errorResult(block.id, content) : { type: 'tool_result', tool_use_id: block.id, content };
+  if (opts.context.signal.aborted) return { result, post: null };
+  const post = await drainInto(
+    fireHook(
+      isError
+        ? { event: 'PostToolUseFailure', toolName: block.name, toolInput: call.input, toolUseId: block.id, error: content }
+        : { event: 'PostToolUse', toolName: block.name, toolInput: call.input, toolUseId: block.id, toolResponse: content },
+      opts.hooks,
+    ),
+    (e) => queue.push(e),
+  );
+  return { result, post };
+}
+
+function toolResultEvent(block: ToolUseBlock, content: string, isError: boolean, ms: number): TraceEventBody {
+  return { type: 'tool.result', toolUseId: block.id, name: block.name, content, isError, ms };
 }
 
 function errorResult(toolUseId: string, content: string): ToolResultBlock {

@@ -2,6 +2,16 @@
  * Inputs, dependencies, state and result of the agent loop.
  */
 import type { Message, Usage } from '../messages.ts';
+import type { SessionGrants } from '../permissions/session-grants.ts';
+import type { PermissionContext } from '../permissions/types.ts';
+import type { LoopHooks } from './hook-site.ts';
+import type { Prompter } from './run-tools.ts';
+import type { ContextSettingsInput } from '../context/settings.ts';
+import type { ContextState } from '../context/state.ts';
+import type { PrefixRequest } from '../context/prefix.ts';
+import type { Summarize } from '../context/summarizer.ts';
+import type { MemoryInjectedEvent } from '../memory/select.ts';
+import type { MemoryStore } from '../ports.ts';
 import type { Clock, IdGen, ModelClient, ModelError, Sandbox } from '../ports.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import type { FileState } from '../tools/file-state.ts';
@@ -23,6 +33,22 @@ export type LoopInput = {
   signal?: AbortSignal;
   /** Budgets; defaults in {@link DEFAULT_BUDGETS}. */
   budgets?: Partial<LoopBudgets>;
+  /**
+   * Rules and mode for every tool call, already merged and trust-filtered. Default: `default`
+   * mode with no rules — read-only calls run, everything else needs a person (and is denied when
+   * there is no `prompt`). Deny-first: nothing is allowed unless something allows it.
+   */
+  permissions?: PermissionContext;
+  /** Fire SessionStart with this source before the first turn (the first run of a session). */
+  sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
+  /** The context pipeline's settings (window, threshold, layers); defaults fill the rest. */
+  context?: ContextSettingsInput;
+  /** The context pipeline's state from the previous run of this conversation. */
+  contextState?: ContextState;
+  /** Memory text (CLAUDE.md and chosen memories), sent first in the first user message. */
+  memory?: string;
+  /** How `memory` was chosen, reported as a `memory.injected` event at the start of the run. */
+  memoryInjected?: MemoryInjectedEvent;
 };
 
 export type LoopBudgets = {
@@ -32,12 +58,15 @@ export type LoopBudgets = {
   modelRetries: number;
   /** Longest backoff between retries when the server gives no `retry-after`. */
   maxBackoffMs: number;
+  /** Times a Stop hook may keep the agent going in a row (`stop_hook_blocking`). */
+  stopHookBlocks: number;
 };
 
 export const DEFAULT_BUDGETS: LoopBudgets = {
   maxOutputTokensRecoveries: 3,
   modelRetries: 4,
   maxBackoffMs: 8_000,
+  stopHookBlocks: 3,
 };
 
 export type LoopDeps = {
@@ -49,6 +78,16 @@ export type LoopDeps = {
   agentId?: string;
   /** Carry read/snapshot memory across runs of one conversation. */
   files?: FileState;
+  /** Hooks to fire; pass only a configuration the user has trusted. */
+  hooks?: LoopHooks;
+  /** Asks the person about a tool call; absent in headless runs (then such calls are denied). */
+  prompt?: Prompter;
+  /** "Allow for this session" grants; kept by the caller across runs, never restored on resume. */
+  sessionGrants?: SessionGrants;
+  /** Writes auto-compact summaries; default: a no-tools call to `model`. */
+  summarize?: Summarize;
+  /** Where facts worth keeping go after a completed run (rules-based extraction). */
+  memoryStore?: MemoryStore;
 };
 
 export type RunResult = {
@@ -58,6 +97,8 @@ export type RunResult = {
   turns: number;
   usage: Usage;
   error?: ModelError;
+  /** Carry into the next run of the conversation (`LoopInput.contextState`). */
+  contextState: ContextState;
 };
 
 /**
@@ -75,6 +116,14 @@ export type LoopState = {
   modelRetries: number;
   /** Whether the empty-reply nudge has been used since the last normal turn. */
   emptyRetryUsed: boolean;
+  /** Consecutive `stop_hook_blocking` continuations. */
+  stopHookBlocks: number;
+  /** The context pipeline's memory: stored originals, collapses, queued trims, cache reads. */
+  context: ContextState;
+  /** The last request that got a reply, to show what broke the cached prefix. */
+  lastRequest: PrefixRequest | null;
+  /** The reactive compact ("prompt is too long") is allowed once per turn. */
+  reactiveCompactUsed: boolean;
   /** Why the previous iteration continued (null on the first). */
   transition: { reason: TransitionReason; detail?: string } | null;
 };

@@ -7,6 +7,7 @@ import type { ModelRequest } from '../../harness/messages.ts';
 import type { Clock, ModelClient, ModelStreamEvent } from '../../harness/ports.ts';
 import { abortedError, ModelCallError, streamCutError } from '../errors.ts';
 import type { ScriptedTurn } from './script.ts';
+import { emptyCacheSim, simulateCacheUsage, type CacheSimState } from '../../harness/context/cache-sim.ts';
 import { estimateRequestTokens, outOfTurnsError, parseTurn, planTurn, scriptedToolIds } from './to-events.ts';
 
 export type ScriptedClientOptions = {
@@ -16,6 +17,12 @@ export type ScriptedClientOptions = {
   clock?: Clock;
   /** Label for the UI and traces; default `scripted`. */
   name?: string;
+  /**
+   * Report input usage as the API would with prompt caching (reads and writes at the request's
+   * `cache_control` breakpoints), from the cache simulator, when a turn gives no usage of its own.
+   * Default false: all input counted as uncached.
+   */
+  simulateCache?: boolean;
 };
 
 export type ScriptedClient = ModelClient & {
@@ -44,6 +51,7 @@ export function createScriptedClient(turns: readonly ScriptedTurn[], opts: Scrip
   const requests: ModelRequest[] = [];
   const nextToolId = scriptedToolIds();
   let calls = 0;
+  let cacheSim: CacheSimState = emptyCacheSim();
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const callNumber = ++calls;
@@ -57,7 +65,13 @@ export function createScriptedClient(turns: readonly ScriptedTurn[], opts: Scrip
       yield { type: 'error', error: outOfTurnsError(callNumber, turns.length) };
       return;
     }
-    const plan = planTurn(turn, { request, callNumber, nextToolId });
+    let inputUsage: Parameters<typeof planTurn>[1]['inputUsage'];
+    if (opts.simulateCache) {
+      const sim = simulateCacheUsage(cacheSim, request);
+      cacheSim = sim.next;
+      inputUsage = sim.usage;
+    }
+    const plan = planTurn(turn, { request, callNumber, nextToolId, ...(inputUsage ? { inputUsage } : {}) });
     if (plan.kind === 'http') {
       yield { type: 'error', error: plan.error };
       return;

@@ -16,6 +16,8 @@ export type TurnContext = {
   callNumber: number;
   /** Supplies ids for tool calls the script left without one. */
   nextToolId: () => string;
+  /** Input usage to report when the turn gives none (e.g. from the cache simulator). */
+  inputUsage?: Pick<Usage, 'input_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'>;
 };
 
 /** How the stream ends after its `events`. */
@@ -150,10 +152,10 @@ export function planTurn(input: ScriptedTurn, ctx: TurnContext): TurnPlan {
         id: `msg_scripted_${ctx.callNumber}`,
         model: ctx.request.model,
         usage: {
-          input_tokens: usage.input_tokens ?? estimateRequestTokens(ctx.request),
+          input_tokens: usage.input_tokens ?? ctx.inputUsage?.input_tokens ?? estimateRequestTokens(ctx.request),
           output_tokens: 1,
-          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-          cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+          cache_creation_input_tokens: usage.cache_creation_input_tokens ?? ctx.inputUsage?.cache_creation_input_tokens ?? 0,
+          cache_read_input_tokens: usage.cache_read_input_tokens ?? ctx.inputUsage?.cache_read_input_tokens ?? 0,
         },
       },
     },

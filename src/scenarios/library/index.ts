@@ -6,6 +6,20 @@ import parallelExploration from './parallel-exploration.json';
 import fixABug from './fix-a-bug.json';
 import maxTokensRecovery from './max-tokens-recovery.json';
 import flakyModel from './flaky-model.json';
+import denyBeatsAllow from './deny-beats-allow.json';
+import askPermission from './ask-permission.json';
+import hookRewritesCommand from './hook-rewrites-command.json';
+import stopHookKeepsWorking from './stop-hook-keeps-working.json';
+import planMode from './plan-mode.json';
+import compoundCommand from './compound-command.json';
+import pretoolUseHookBlocks from './pretooluse-hook-blocks.json';
+import budgetReduction from './budget-reduction.json';
+import snipWindow from './snip-window.json';
+import microcompactCacheAware from './microcompact-cache-aware.json';
+import cacheBreakage from './cache-breakage.json';
+import contextCollapse from './context-collapse.json';
+import autoCompact from './auto-compact.json';
+import memoryClaudeMd from './memory-claude-md.json';
 
 function load(json: unknown): Scenario {
   const r = parseScenario(json);
@@ -13,7 +27,29 @@ function load(json: unknown): Scenario {
   return r.scenario;
 }
 
-export const builtinScenarios: Scenario[] = [parallelExploration, fixABug, maxTokensRecovery, flakyModel].map(load);
+export const builtinScenarios: Scenario[] = [
+  // the loop
+  parallelExploration,
+  fixABug,
+  maxTokensRecovery,
+  flakyModel,
+  // safety: permissions and hooks
+  denyBeatsAllow,
+  askPermission,
+  compoundCommand,
+  planMode,
+  pretoolUseHookBlocks,
+  hookRewritesCommand,
+  stopHookKeepsWorking,
+  // context: the five layers and the cache
+  budgetReduction,
+  snipWindow,
+  microcompactCacheAware,
+  contextCollapse,
+  autoCompact,
+  cacheBreakage,
+  memoryClaudeMd,
+].map(load);
 
 export function findBuiltinScenario(id: string): Scenario | undefined {
   return builtinScenarios.find((s) => s.id === id);

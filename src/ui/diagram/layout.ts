@@ -14,11 +14,11 @@ export const NODES: NodeBox[] = [
   { id: 'user', x: 220, y: 30, title: 'User', sub: 'prompt', wired: true, about: 'The person’s prompt enters the loop here.' },
   { id: 'loop', x: 220, y: 114, title: 'Agent loop', sub: 'turns · transitions', wired: true, about: 'agentLoop(): one turn per model call; every continue and exit has a reason.' },
   { id: 'context', x: 68, y: 80, title: 'Context', sub: 'assemble · compact', wired: true, about: 'What the model sees: system prompt, tools and messages, sized in tokens.' },
-  { id: 'memory', x: 68, y: 150, title: 'Memory', sub: 'not wired yet', wired: false, about: 'Long-term memory files read into and written from the loop (a later layer).' },
+  { id: 'memory', x: 68, y: 150, title: 'Memory', sub: 'CLAUDE.md · store', wired: true, about: 'CLAUDE.md files and ranked memories injected at the first prompt; "remember: …" facts saved after a run.' },
   { id: 'model', x: 376, y: 114, title: 'Model', sub: 'request · stream', wired: true, about: 'The Messages API (or the scripted stand-in) streaming a reply.' },
-  { id: 'permission', x: 220, y: 208, title: 'Permission', sub: 'pass-through', wired: true, about: 'Validates tool input. Rules, modes and approval arrive with the safety layer; until then every valid call passes.' },
+  { id: 'permission', x: 220, y: 208, title: 'Permission', sub: 'rules · mode · prompt', wired: true, about: 'Every tool call passes the pipeline: validate, the tool’s own check, PreToolUse hooks, rules (deny → ask → allow), the mode, and finally a prompt to you.' },
   { id: 'tools', x: 220, y: 294, title: 'Tools', sub: 'bash · read · edit', wired: true, about: 'Tool calls run in the sandbox; results go back to the loop.' },
-  { id: 'hooks', x: 376, y: 252, title: 'Hooks', sub: 'not wired yet', wired: false, about: 'Shell commands at PreToolUse / PostToolUse / Stop (a later layer).' },
+  { id: 'hooks', x: 376, y: 252, title: 'Hooks', sub: 'command · JS', wired: true, about: 'Commands (in the sandbox) or JS functions (in a Worker) at SessionStart, PreToolUse, PostToolUse, Stop …; they can allow, deny, rewrite or block. See the Hooks tab.' },
 ];
 
 export type Edge = {

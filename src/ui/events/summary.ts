@@ -39,6 +39,28 @@ export function summarize(e: TraceEvent): string {
       return `${e.name} ${e.isError ? 'ERROR' : 'ok'} · ${e.content.length} chars · ${Math.round(e.ms)} ms`;
     case 'sandbox.changed':
       return clip(e.paths.join(', '));
+    case 'permission.prefilter':
+      return `hidden from the model: ${e.hidden.map((h) => `${h.name} (${h.rule})`).join(', ')}`;
+    case 'permission.stage':
+      return `${e.name} · ${e.stage} → ${e.decision}${e.decidedBy ? ` by ${clip(e.decidedBy.text, 40)}` : ''}`;
+    case 'permission.prompt':
+      return `${e.name} needs approval: ${clip(e.reason, 70)}`;
+    case 'permission.decision':
+      return `${e.name} ${e.decision.toUpperCase()} at ${e.stage} · ${clip(e.decidedBy.text, 50)}`;
+    case 'hook.run':
+      return `${e.event} ${e.hook.type === 'command' ? clip(e.hook.command, 40) : e.hook.name} · exit ${e.exitCode}${e.decision ? ` · ${e.decision}` : ''}`;
+    case 'hook.config_error':
+      return `${e.event} matcher ${JSON.stringify(e.matcher)}: ${clip(e.message, 60)}`;
+    case 'compaction.layer':
+      return `${e.layer} ${e.fired ? 'fired' : 'idle'} · ${e.tokensBefore} → ${e.tokensAfter} tok`;
+    case 'history.rewritten':
+      return `${e.layers.length ? e.layers.join(', ') : 'context layers'} · ${e.messagesBefore} → ${e.messages.length} msgs stored`;
+    case 'cache.stats':
+      return `read ${e.read} · write ${e.creation} · uncached ${e.uncached} · hit ${Math.round(e.hitRate * 100)}%`;
+    case 'memory.injected':
+      return `${e.files.length} file(s), ${e.chosen.length} memories chosen, ${e.left.length} left out · ~${e.tokens} tok`;
+    case 'memory.extracted':
+      return `${e.via}: ${e.added.length} saved${e.added.length ? ` — ${clip(e.added.map((a) => a.content).join('; '), 60)}` : ''}`;
     case 'message.appended':
       return `#${e.index} ${e.origin}: ${clip(textOf(e.message) || `${Array.isArray(e.message.content) ? e.message.content.map((b) => b.type).join(', ') : ''}`, 70)}`;
   }

@@ -36,7 +36,9 @@ export type ConversationItem =
   | { kind: 'tool'; key: string; call: ToolCallView }
   | { kind: 'composing'; key: string; partialJson: string }
   | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number }
-  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError };
+  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError }
+  /** Tools the permission pre-filter hid from the model, shown once at the top of the run. */
+  | { kind: 'prefilter'; key: string; hidden: { name: string; rule: string }[] };
 
 type Inflight = { text: Map<number, string>; thinking: Map<number, string>; json: Map<number, string> };
 
@@ -168,6 +170,8 @@ export function deriveConversation(events: readonly TraceEvent[]): ConversationI
   let inflight: Inflight | null = null;
   let inflightResponse: Message | null = null;
   let lastIndex = -1;
+  /** Where the stored history's index 0 sits in this view (it moves when a layer rewrites the history). */
+  let indexOffset = 0;
 
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -215,8 +219,16 @@ export function deriveConversation(events: readonly TraceEvent[]): ConversationI
           inflight = null;
           inflightResponse = null;
         }
-        settled.set(e.index, { origin: e.origin, message: e.message });
-        lastIndex = Math.max(lastIndex, e.index);
+        settled.set(e.index + indexOffset, { origin: e.origin, message: e.message });
+        lastIndex = Math.max(lastIndex, e.index + indexOffset);
+        break;
+      case 'history.rewritten':
+        // A compaction layer shortened the stored history; later indexes count from the new one.
+        // The conversation keeps showing what happened, so map them past what is already shown.
+        indexOffset = lastIndex + 1 - e.messages.length;
+        break;
+      case 'permission.prefilter':
+        if (e.hidden.length > 0) extras.push({ at: lastIndex, item: { kind: 'prefilter', key: `prefilter.${run}.${e.seq}`, hidden: e.hidden } });
         break;
       case 'run.end':
         inflight = null;

@@ -6,13 +6,20 @@
  * Only one pull is ever in flight (`busy`), so double clicks and key repeats cannot interleave
  * `next()` calls. Every await re-checks `epoch`, so a reset mid-pull leaves no stale writes.
  */
-import type { Message, ModelClient, RunResult, Sandbox, TraceEvent } from '../../harness/index.ts';
+import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TraceEvent, TrustStore } from '../../harness/index.ts';
 import { agentLoop, FileState } from '../../harness/index.ts';
+import { SessionGrants, type PermissionContext, type PermissionMode } from '../../harness/permissions/index.ts';
+import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
+import { applyTrust } from '../../harness/trust/index.ts';
 import { prepareRun } from '../../scenarios/prepare.ts';
-import type { Scenario } from '../../scenarios/schema.ts';
+import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
 import { deriveConversation } from './conversation.ts';
+import { PermissionPrompts } from './permission-prompts.svelte.ts';
+import { derivePermissions, deriveHookRows } from './safety.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 import { captionOf, stageOf, type StageNode } from './stage.ts';
+import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
+import { browserMemoryStore } from '../memory/browser-store.ts';
 import { deriveUsage } from './usage.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
@@ -38,8 +45,15 @@ function statusFor(result: RunResult): RunStatus {
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** Where the sandbox's working directory is (the same for every sandbox). */
+const WORKDIR = '/home/project';
+
 export class RunController {
   scenario = $state.raw<Scenario>() as Scenario;
+  /** Whether what the scenario brings (hooks, allow rules, permissive mode) applies. */
+  readonly trust: TrustGate;
+  /** The memory text of this conversation's first run, reused by its follow-ups. */
+  private memoryText: string | undefined = undefined;
   status = $state<RunStatus>('idle');
   /** Every event of the session (follow-up runs append), immutable for cheap reactivity. */
   events = $state.raw<TraceEvent[]>([]);
@@ -54,15 +68,31 @@ export class RunController {
   notice = $state<string | null>(null);
 
   conversation = $derived(deriveConversation(this.events));
+  /** Permission stages per tool call, and the hooks timeline. */
+  permissions = $derived(derivePermissions(this.events));
+  hookRows = $derived(deriveHookRows(this.events));
+  /** The question the permission dialog shows (the pipeline awaits its answer). */
+  readonly prompts = new PermissionPrompts(() => this.flush());
+  /** "Allow for this session" rules of this conversation; kept across follow-up runs, cleared on Reset. */
+  readonly grants = new SessionGrants();
+  /** The granted rules, for display (SessionGrants itself is not reactive). */
+  grantedRules = $state.raw<string[]>([]);
+  /** A mode chosen in Settings, over the scenario's, for the next run. */
+  modeOverride = $state<PermissionMode | null>(null);
   usage = $derived(deriveUsage(this.events));
   lastEvent = $derived(this.events.at(-1));
   stage = $derived<StageNode | null>(this.lastEvent ? stageOf(this.lastEvent) : null);
   caption = $derived(this.lastEvent ? captionOf(this.lastEvent) : '');
   ended = $derived(ENDED.includes(this.status));
-  canStep = $derived(!this.busy && (this.status === 'idle' || this.status === 'paused'));
+  // Getters, not $derived: they read `trust`, which the constructor sets after field initialisers run.
+  get canStep(): boolean {
+    return !this.busy && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
+  }
   canPause = $derived(this.busy && this.status === 'running');
   canStop = $derived(this.status === 'running' || this.status === 'paused');
-  canSend = $derived(!this.busy && (this.status === 'idle' || this.ended));
+  get canSend(): boolean {
+    return !this.busy && !this.trust.blocking && (this.status === 'idle' || this.ended);
+  }
 
   private gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
   private abort: AbortController | null = null;
@@ -72,13 +102,35 @@ export class RunController {
   private sandboxReady: Promise<Sandbox | null> | null = null;
   /** What the agent has read and snapshotted; carried across follow-up runs of one session. */
   private files = new FileState();
+  private jsRunner: JsHookRunner | null = null;
 
   constructor(
     scenario: Scenario,
     private readonly settings: ModelSettings,
+    trustStore: TrustStore,
+    origin: ScenarioOrigin = 'builtin',
   ) {
     this.scenario = scenario;
+    this.trust = new TrustGate(trustStore);
+    void this.trust.evaluate(scenario, origin);
     this.bootSandbox();
+  }
+
+  /**
+   * The rules and mode the next call would be judged by (trust applied, session grants added):
+   * the starting point of what-if.
+   */
+  permissionContext(): PermissionContext {
+    const settings = applyTrust(harnessSettingsOf(this.scenario), this.trust.trusted);
+    const merged = mergeSettings([{ source: 'scenario', settings }]);
+    const ctx = permissionContextOf(merged, this.sandbox?.workdir ?? WORKDIR, this.modeOverride ? { mode: this.modeOverride } : {});
+    return { ...ctx, rules: [...ctx.rules, ...this.grants.rules] };
+  }
+
+  /** The user answered the trust dialog. Trusting after a run has started starts afresh, so no run mixes both. */
+  async answerTrust(trust: boolean): Promise<void> {
+    await this.trust.answer(trust);
+    if (trust && (this.events.length > 0 || this.busy)) await this.reset(undefined, { keepTrust: true });
   }
 
   /** Pull exactly one event. Starts the run first when there is none. */
@@ -100,6 +152,7 @@ export class RunController {
   async stop(): Promise<void> {
     if (!this.canStop) return;
     this.abort?.abort();
+    this.prompts.cancel('the user stopped the run');
     if (this.busy) {
       this.mode = 'drain';
       return;
@@ -114,10 +167,17 @@ export class RunController {
     await this.drive('run', { prompt: text, history: this.result?.messages ?? [] });
   }
 
-  /** Throw the run and its sandbox away and start fresh (optionally with another scenario). */
-  async reset(scenario?: Scenario): Promise<void> {
+  /**
+   * Throw the run and its sandbox away and start fresh (optionally with another scenario, which
+   * goes through the trust gate unless it is a built-in). Session grants end with the conversation.
+   */
+  async reset(scenario?: Scenario, opts: { origin?: ScenarioOrigin; keepTrust?: boolean } = {}): Promise<void> {
     this.epoch++;
     this.abort?.abort();
+    this.prompts.cancel('the run was reset');
+    this.grants.clear();
+    this.grantedRules = [];
+    if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin');
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
     this.gen = null;
@@ -127,6 +187,7 @@ export class RunController {
     if (scenario) this.scenario = scenario;
     this.events = [];
     this.result = null;
+    this.memoryText = undefined;
     this.status = 'idle';
     this.notice = null;
     this.busy = false;
@@ -144,7 +205,11 @@ export class RunController {
     const epoch = this.epoch;
     this.sandboxReady = (async () => {
       const { chooseSandbox } = await import('../../sandbox/select.ts');
-      const chosen = await chooseSandbox(this.scenario.settings.sandbox, {});
+      // A scenario from a link or a file could ask for WebContainer, which loads code from
+      // StackBlitz: nothing it asks for acts before trust, so it starts on just-bash.
+      const fromOutside = this.trust.status !== 'builtin' && this.scenario.settings.sandbox !== 'just-bash';
+      const chosen = await chooseSandbox(fromOutside ? 'just-bash' : this.scenario.settings.sandbox, {});
+      if (fromOutside) chosen.reason = `this scenario came from outside the app and asks for ${this.scenario.settings.sandbox}; it runs on just-bash, which loads nothing from the network`;
       if (epoch !== this.epoch) {
         void chosen.sandbox.dispose();
         return null;
@@ -188,6 +253,14 @@ export class RunController {
     }
     this.phase = 'Preparing the run…';
     const model = live ? await this.liveClient() : undefined;
+    if (this.trust.blocking) {
+      this.notice = 'Answer the trust question first: nothing from this scenario runs before you do.';
+      return false;
+    }
+    if (!this.jsRunner) {
+      const { createWorkerJsHookRunner } = await import('../../hooks-runtime/worker-runner.ts');
+      this.jsRunner = createWorkerJsHookRunner();
+    }
     const abort = new AbortController();
     const { input, deps } = await prepareRun({
       scenario: this.scenario,
@@ -196,10 +269,23 @@ export class RunController {
       ...(live ? { modelId: this.settings.modelId.trim() } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
       prompt: opts.prompt,
       history: opts.history,
+      // A follow-up continues the context pipeline where the last run left it (stored originals, collapses).
+      ...(opts.history?.length && this.result ? { contextState: this.result.contextState } : {}),
       files: this.files,
       signal: abort.signal,
+      // Built-in scenarios ship with the app, so what they bring is trusted; a link or an
+      // imported file only once the user said so in the trust dialog.
+      trusted: this.trust.trusted,
+      ...(this.modeOverride ? { mode: this.modeOverride } : {}),
+      askPermission: this.prompts.ask,
+      sessionGrants: this.grants,
+      jsRunner: this.jsRunner,
+      memoryStore: browserMemoryStore(),
+      // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
+      ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
     });
     if (epoch !== this.epoch) return false;
+    if (!opts.history?.length) this.memoryText = input.memory ?? '';
     this.abort = abort;
     this.result = null;
     this.gen = agentLoop(input, deps);
@@ -209,6 +295,7 @@ export class RunController {
   private async drive(mode: DriveMode, startWith?: { prompt?: string; history?: Message[] }): Promise<void> {
     if (this.busy) return;
     if (!startWith && !(this.status === 'idle' || this.status === 'paused' || mode === 'drain')) return;
+    if (this.trust.blocking && !this.gen && mode !== 'drain') return;
     const epoch = this.epoch;
     this.busy = true;
     this.mode = mode;
@@ -285,6 +372,8 @@ export class RunController {
   }
 
   private flush(): void {
+    // The pipeline adds "allow for this session" rules itself; mirror them for display.
+    if (this.grants.rules.length !== this.grantedRules.length) this.grantedRules = this.grants.rules.map((r) => r.rule.text);
     if (!this.buffer.length) return;
     this.events = this.events.concat(this.buffer);
     this.buffer = [];

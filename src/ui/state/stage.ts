@@ -52,7 +52,7 @@ export function stageOf(e: TraceEvent): StageNode {
   return 'loop';
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** One line saying what the loop is doing at this event, for the diagram caption. */
 export function captionOf(e: TraceEvent): string {
@@ -80,7 +80,7 @@ export function captionOf(e: TraceEvent): string {
     case 'model.error':
       return `Model error (${e.error.kind})${e.retryInMs !== undefined ? `, retrying in ${Math.round(e.retryInMs)} ms` : ''}.`;
     case 'tool.proposed':
-      return `Tool call ${e.name} proposed — permission is a pass-through until the safety layer lands.`;
+      return `Tool call ${e.name} proposed; next it goes through the permission pipeline.`;
     case 'tool.validated':
       return e.ok ? `Input for ${e.name} is valid; the call may run.` : `Input for ${e.name} rejected: ${e.error ?? 'invalid'}.`;
     case 'tool.started':
@@ -99,6 +99,24 @@ export function captionOf(e: TraceEvent): string {
           : e.origin === 'tool_results'
             ? 'Tool results are added to the conversation for the next turn.'
             : `The harness added a ${e.origin} message.`;
+    case 'permission.prefilter':
+      return `Pre-filter: ${plural(e.hidden.length, 'tool')} hidden from the model by a deny rule.`;
+    case 'permission.stage':
+      return `Permission · ${e.stage}: ${e.decision === 'passthrough' ? 'no decision, on to the next stage' : e.decision} for ${e.name}.`;
+    case 'permission.prompt':
+      return `Waiting for you: allow ${e.name}? (${e.reason})`;
+    case 'permission.decision':
+      return `${e.name} ${e.decision === 'allow' ? 'allowed' : 'denied'} at the ${e.stage} stage (${e.decidedBy.kind}: ${e.decidedBy.text}).`;
+    case 'hook.run':
+      return `${e.event} hook ${e.timedOut ? 'timed out' : `exited ${e.exitCode}`}${e.decision && e.decision !== 'none' ? ` → ${e.decision}` : ''}.`;
+    case 'hook.config_error':
+      return `Hooks config problem (${e.event}): ${e.message}`;
+    case 'memory.injected':
+      return e.files.length + e.chosen.length === 0
+        ? 'Memory: no CLAUDE.md files and no relevant memories, so nothing is injected.'
+        : `Memory: ${plural(e.files.length, 'CLAUDE.md file')} and ${plural(e.chosen.length, 'memory', 'memories')} go first in the first message (~${e.tokens} tokens).`;
+    case 'memory.extracted':
+      return `Memory: ${plural(e.added.length, 'fact')} saved for later sessions${e.duplicates.length ? `, ${e.duplicates.length} already known` : ''}.`;
   }
   return (e as { type: string }).type;
 }

@@ -1,0 +1,22 @@
+/**
+ * A fast, non-cryptographic 53-bit string hash (cyrb53) for fingerprints and cache keys.
+ * Collisions are possible in principle and harmless here: a fingerprint only guards against
+ * applying a stale collapse entry, and the cache simulator only estimates.
+ */
+export function hash53(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** Chains two hashes (prefix hash + next item) into one. */
+export function chain(prefix: number, item: number): number {
+  return hash53(`${prefix.toString(36)}:${item.toString(36)}`);
+}

@@ -1,0 +1,124 @@
+/**
+ * Layer 4, context collapse: a read-only projection. The collapse store (`state.collapses`) holds
+ * summaries for ranges of exchanges; before each call the model sees the history with each range
+ * replaced by its summary, appended as a text block to the user message just before the range (so
+ * roles still alternate and no tool_use loses its result). The stored history is never touched:
+ * the layer never commits.
+ *
+ * When the request reaches `collapse.threshold` of the window, every exchange older than the last
+ * `keepRecentExchanges` that is not collapsed yet joins a new entry, in one go (one cache break).
+ * Once made, an entry projects identically on every call, so the prefix stays stable.
+ */
+import type { Message } from '../messages.ts';
+import type { CompactionChange } from '../trace.ts';
+import { summarizeRange } from './collapse-summary.ts';
+import { exchangesOf, fingerprint, withAppendedText, type Exchange } from './history-shape.ts';
+import { layerEvent, type LayerInput, type LayerOutput } from './layer.ts';
+import type { CollapseEntry } from './state.ts';
+import { messagesTokens } from './tokens.ts';
+
+function summaryBlock(e: CollapseEntry): string {
+  return `[collapsed messages ${e.from}–${e.to}: a summary stands in for them; the full messages are kept outside this request]\n${e.summary}`;
+}
+
+/** Entries that still fit the history: aligned on exchanges, anchored, not overlapping, sorted. */
+export function validCollapses(messages: readonly Message[], entries: readonly CollapseEntry[]): CollapseEntry[] {
+  const out: CollapseEntry[] = [];
+  for (const e of [...entries].sort((a, b) => a.from - b.from)) {
+    const ok =
+      e.from >= 1 &&
+      e.to > e.from &&
+      e.to < messages.length &&
+      messages[e.from]!.role === 'assistant' &&
+      messages[e.to]!.role === 'user' &&
+      fingerprint(messages[e.from]) === e.anchor &&
+      (out.length === 0 || out[out.length - 1]!.to < e.from);
+    if (ok) out.push(e);
+  }
+  return out;
+}
+
+export function makeEntry(messages: readonly Message[], from: number, to: number): CollapseEntry {
+  return {
+    from,
+    to,
+    summary: summarizeRange(messages, from, to),
+    anchor: fingerprint(messages[from]),
+    tokens: messagesTokens(messages.slice(from, to + 1)),
+  };
+}
+
+/** The history as the model sees it with these (valid, sorted) entries applied. */
+export function projectCollapses(messages: readonly Message[], entries: readonly CollapseEntry[]): Message[] {
+  if (entries.length === 0) return [...messages];
+  const out: Message[] = [];
+  let k = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const e = entries[k];
+    if (e && i === e.from) {
+      out[out.length - 1] = withAppendedText(out[out.length - 1]!, [summaryBlock(e)]);
+      i = e.to;
+      k++;
+      continue;
+    }
+    out.push(messages[i]!);
+  }
+  return out;
+}
+
+function isCovered(x: Exchange, entries: readonly CollapseEntry[]): boolean {
+  return entries.some((e) => x.from >= e.from && x.to <= e.to);
+}
+
+export function collapseLayer(input: LayerInput): LayerOutput {
+  const { messages, settings, state } = input;
+  const c = settings.collapse;
+  const before = input.tokensOf(messages);
+  if (!c.enabled) {
+    return { messages, state, event: layerEvent('collapse', { fired: false, committed: false, tokensBefore: before, tokensAfter: before, reason: 'switched off', changes: [] }) };
+  }
+  let entries = validCollapses(messages, state.collapses);
+  const dropped = state.collapses.length - entries.length;
+  const fresh = new Set<CollapseEntry>();
+  const add = (from: number, to: number) => {
+    const e = makeEntry(messages, from, to);
+    const merged = validCollapses(messages, [...entries, e]);
+    if (merged.includes(e)) {
+      entries = merged;
+      fresh.add(e);
+    }
+  };
+  for (const r of c.ranges) {
+    if (!entries.some((e) => e.from === r.from && e.to === r.to) && r.to < messages.length) add(r.from, r.to);
+  }
+  const line = Math.floor(c.threshold * settings.windowTokens);
+  const current = input.tokensOf(projectCollapses(messages, entries));
+  if (current >= line) {
+    const exchanges = exchangesOf(messages);
+    const older = exchanges.slice(0, Math.max(0, exchanges.length - c.keepRecentExchanges));
+    // Contiguous runs of not-yet-collapsed older exchanges, each becoming one entry.
+    let run: Exchange[] = [];
+    const flush = () => {
+      if (run.length > 0) add(run[0]!.from, run[run.length - 1]!.to);
+      run = [];
+    };
+    for (const x of older) {
+      if (isCovered(x, entries) || (run.length > 0 && run[run.length - 1]!.to + 1 !== x.from)) flush();
+      if (!isCovered(x, entries)) run.push(x);
+    }
+    flush();
+  }
+  const projected = projectCollapses(messages, entries);
+  const after = input.tokensOf(projected);
+  const changes: CompactionChange[] = entries.map((e) => ({ kind: 'range_collapsed', from: e.from, to: e.to, summary: e.summary, isNew: fresh.has(e) }));
+  const note = dropped > 0 ? `; ${dropped} stale entr${dropped === 1 ? 'y' : 'ies'} dropped` : '';
+  const reason =
+    entries.length === 0
+      ? `under the collapse line (${current} < ${line} tokens)${note}`
+      : `${entries.length} range(s) projected, ${fresh.size} new${fresh.size === 0 ? ' (the store is reused: same projection, cache intact)' : ''}${note}`;
+  return {
+    messages: projected,
+    state: { ...state, collapses: entries },
+    event: layerEvent('collapse', { fired: entries.length > 0, committed: false, tokensBefore: before, tokensAfter: after, reason, changes }),
+  };
+}

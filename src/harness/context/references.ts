@@ -1,0 +1,28 @@
+/**
+ * The text that stands in for a tool result whose original moved to the context state. It says
+ * what ran, how big the output was, a preview, and how to get it back (`read_tool_result`), so the
+ * model knows the tool ran and can fetch the details if it still needs them.
+ */
+import type { ToolResultBlock } from '../messages.ts';
+import { toolResultText } from './tokens.ts';
+
+const REF_PREFIX = '[tool result stored as ref ';
+
+export function referenceText(opts: { toolUseId: string; chars: number; preview: string; why: string }): string {
+  const preview = opts.preview ? `; first lines:\n${opts.preview}\n…` : '';
+  return (
+    `${REF_PREFIX}${opts.toolUseId}; ${opts.chars.toLocaleString('en-US')} chars (${opts.why})${preview}\n` +
+    `use read_tool_result with tool_use_id "${opts.toolUseId}" to see it]`
+  );
+}
+
+export function isReference(block: ToolResultBlock): boolean {
+  return toolResultText(block).startsWith(REF_PREFIX);
+}
+
+/** The first `lines` lines (at most `maxChars`) of a text. */
+export function headLines(text: string, lines: number, maxChars: number): string {
+  if (lines <= 0) return '';
+  const head = text.split('\n', lines).join('\n');
+  return head.length > maxChars ? `${head.slice(0, maxChars)}…` : head;
+}

@@ -1,0 +1,99 @@
+/**
+ * `ContextSettings`: how the five compaction layers behave. Every layer can be switched off, and
+ * every threshold is visible (the UI draws the auto-compact line on the context bar). Parse any
+ * partial object with {@link parseContextSettings}; missing fields take the defaults below.
+ */
+import { z } from 'zod';
+
+const fraction = z.number().gt(0).lte(1);
+
+export const contextSettingsSchema = z.object({
+  /** The model's context window, in tokens. */
+  windowTokens: z.number().int().positive().default(200_000),
+  /** Auto-compact fires when the projected request reaches this fraction of the window. */
+  autoCompactThreshold: fraction.default(0.85),
+  budget: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** Cap for one tool result, in characters, when neither `perTool` nor the tool gives one. */
+      defaultMaxChars: z.number().positive().default(30_000),
+      /** Caps by tool name; they win over the tool's own `maxResultChars`. `0` exempts a tool. */
+      perTool: z.record(z.string(), z.number().int().min(0)).default({}),
+      /** All tool results of one user message together; the largest are referenced first. */
+      perMessageChars: z.number().positive().default(100_000),
+      /** Lines of the original shown in the reference. */
+      previewLines: z.number().int().min(0).default(5),
+    })
+    .prefault({}),
+  snip: z
+    .object({
+      /** Off by default: it drops whole exchanges (what the model saw is gone, not summarised). */
+      enabled: z.boolean().default(false),
+      /** Exchanges (an assistant message and the user message answering it) kept. */
+      keepLastExchanges: z.number().int().min(1).default(40),
+      /**
+       * Snip only when this many exchanges beyond the window have piled up, then cut back to the
+       * window in one go: one cache break per `slack` exchanges instead of one per turn.
+       */
+      slack: z.number().int().min(1).default(10),
+    })
+    .prefault({}),
+  microcompact: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** Tool results kept verbatim, counted from the newest. */
+      keepRecent: z.number().int().min(0).default(8),
+      /** Results shorter than this are left alone: the reference would save almost nothing. */
+      minChars: z.number().int().min(0).default(1_000),
+      /** Queue trims and apply them only when the prompt cache is already broken (seed 002 §3.4). */
+      cacheAware: z.boolean().default(true),
+      /** The cache counts as healthy while this call's reads are ≥ this share of the previous call's. */
+      healthyRatio: fraction.default(0.95),
+      /** A smaller drop in cache reads than this (tokens) is noise, not a break. */
+      minDropTokens: z.number().int().min(0).default(1_024),
+      /** Cache lifetime: after this long without a call the cache is dead, so trimming is free. */
+      cacheTtlMs: z.number().int().positive().default(5 * 60_000),
+    })
+    .prefault({}),
+  collapse: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** Collapse older exchanges when the projected request reaches this fraction of the window. */
+      threshold: fraction.default(0.7),
+      /** Exchanges left uncollapsed, counted from the newest. */
+      keepRecentExchanges: z.number().int().min(1).default(6),
+      /**
+       * Ranges to collapse always, by message index in the stored history (a scenario can author
+       * them). `from` must be an assistant message and `to` a user message.
+       */
+      ranges: z.array(z.object({ from: z.number().int().min(1), to: z.number().int().min(2) })).default([]),
+    })
+    .prefault({}),
+  autoCompact: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** After this many failed summaries in a row, stop trying until one succeeds (a circuit breaker). */
+      maxFailures: z.number().int().min(1).default(3),
+    })
+    .prefault({}),
+  cache: z
+    .object({
+      /** Place `cache_control` breakpoints (tools, system, end of the conversation). */
+      enabled: z.boolean().default(true),
+      /** Also mark the previous turn's end, so a read still finds the last write after a big turn. */
+      previousTurnBreakpoint: z.boolean().default(true),
+      /** Send tools sorted by name so their order never depends on how the list was assembled. */
+      sortTools: z.boolean().default(true),
+    })
+    .prefault({}),
+});
+
+export type ContextSettings = z.infer<typeof contextSettingsSchema>;
+export type ContextSettingsInput = z.input<typeof contextSettingsSchema>;
+
+export const DEFAULT_CONTEXT_SETTINGS: ContextSettings = contextSettingsSchema.parse({});
+
+/** Fills defaults; throws a zod error naming the bad field. */
+export function parseContextSettings(input: ContextSettingsInput = {}): ContextSettings {
+  return contextSettingsSchema.parse(input);
+}

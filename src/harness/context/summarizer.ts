@@ -1,0 +1,60 @@
+/**
+ * Summarisers for auto-compact. `prepareContext` takes any {@link Summarize}; the loop usually
+ * passes {@link modelSummarizer} over its own model client (it may wrap it to fire PreCompact
+ * hooks first). {@link deterministicSummarizer} needs no model (tests, benchmarks, offline demos).
+ */
+import type { Message, TextBlock } from '../messages.ts';
+import type { ModelClient } from '../ports.ts';
+import type { TraceEventBody } from '../trace.ts';
+import { summarizeRange } from './collapse-summary.ts';
+import { buildCompactRequest, COMPACT_SECTIONS } from './compact-prompt.ts';
+
+export type SummaryResult = { ok: true; summary: string } | { ok: false; error: string };
+
+export type SummarizeInfo = { trigger: 'auto' | 'reactive' };
+
+/**
+ * Writes the summary of `messages` (the history minus the exchange kept verbatim). It may be a
+ * plain async function or an async generator that yields trace events as it goes (hook runs, the
+ * summary call's deltas); `prepareContext` passes those events through.
+ */
+export type Summarize = (
+  messages: Message[],
+  signal: AbortSignal,
+  info: SummarizeInfo,
+) => Promise<SummaryResult> | AsyncGenerator<TraceEventBody, SummaryResult>;
+
+/** A summary call through a model client: no tools, the structured prompt of `compact-prompt.ts`. */
+export function modelSummarizer(client: ModelClient, opts: { model: string; maxTokens?: number; customInstructions?: string }): Summarize {
+  return async (messages, signal) => {
+    const req = buildCompactRequest(messages, opts.customInstructions ? { customInstructions: opts.customInstructions } : {});
+    const texts = new Map<number, string>();
+    let stopped = false;
+    for await (const ev of client.stream({ model: opts.model, max_tokens: opts.maxTokens ?? 8_000, ...req }, signal)) {
+      if (ev.type === 'error') return { ok: false, error: `the summary call failed: ${ev.error.message}` };
+      if (ev.type === 'content_block_start' && ev.content_block.type === 'text') texts.set(ev.index, ev.content_block.text);
+      if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') texts.set(ev.index, (texts.get(ev.index) ?? '') + ev.delta.text);
+      if (ev.type === 'message_stop') stopped = true;
+    }
+    const summary = [...texts.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t).join('');
+    if (!stopped) return { ok: false, error: 'the summary call ended before the reply was complete' };
+    if (summary.trim() === '') return { ok: false, error: 'the model returned an empty summary' };
+    return { ok: true, summary };
+  };
+}
+
+/** A model-free summary in the same sections, built from the tool calls and the user's words. */
+export const deterministicSummarizer = async (messages: Message[], _signal?: AbortSignal, _info?: SummarizeInfo): Promise<SummaryResult> => {
+  const first = messages[0];
+  const intent = first ? blocksText(first) : '';
+  const body = messages.length > 2 ? summarizeRange(messages, 1, messages.length - 1) : '(nothing else)';
+  const [primary, , , , , , , current] = COMPACT_SECTIONS;
+  return {
+    ok: true,
+    summary: `## ${primary}\n${intent.slice(0, 2_000)}\n\n## ${current}\n${body}`,
+  };
+};
+
+function blocksText(m: Message): string {
+  return typeof m.content === 'string' ? m.content : m.content.filter((b): b is TextBlock => b.type === 'text').map((b) => b.text).join('\n');
+}

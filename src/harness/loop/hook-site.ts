@@ -1,0 +1,44 @@
+/**
+ * The loop's one way to fire a hook event: builds the stdin JSON, runs the matching hooks (their
+ * `hook.run` events pass through the caller's generator) and returns their combined outcome, or
+ * `null` when no hooks are configured — so a run without hooks emits nothing for them.
+ */
+import type { HookOutcome, HookPayload, HookSession, HooksConfig } from '../hooks/index.ts';
+import { buildHookInput, runHooks } from '../hooks/index.ts';
+import type { Clock, JsHookRunner, Sandbox } from '../ports.ts';
+import type { TraceEventBody } from '../trace.ts';
+
+/** Hooks as the loop receives them: already trusted (an untrusted config must not get here). */
+export type LoopHooks = {
+  config: HooksConfig;
+  session: HookSession;
+  jsRunner?: JsHookRunner;
+  /** Config problems already reported this session (each is reported once). */
+  reported?: Set<string>;
+};
+
+export type HookSiteEnv = { hooks?: LoopHooks; sandbox: Sandbox; clock: Clock; signal: AbortSignal; cwd: string };
+
+export async function* fireHook(payload: HookPayload, env: HookSiteEnv): AsyncGenerator<TraceEventBody, HookOutcome | null> {
+  const { hooks } = env;
+  if (!hooks || !(hooks.config[payload.event]?.length ?? 0)) return null;
+  const input = buildHookInput(payload, hooks.session);
+  return yield* runHooks(payload.event, input, hooks.config, {
+    sandbox: env.sandbox,
+    clock: env.clock,
+    signal: env.signal,
+    cwd: env.cwd,
+    ...(hooks.jsRunner ? { jsRunner: hooks.jsRunner } : {}),
+    ...(hooks.reported ? { reported: hooks.reported } : {}),
+  });
+}
+
+/** Drains a sub-generator, handing each event to `emit`, and returns its result. */
+export async function drainInto<T>(gen: AsyncGenerator<TraceEventBody, T>, emit: (e: TraceEventBody) => void): Promise<T> {
+  let step = await gen.next();
+  while (!step.done) {
+    emit(step.value);
+    step = await gen.next();
+  }
+  return step.value;
+}

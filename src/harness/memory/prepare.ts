@@ -1,0 +1,44 @@
+/**
+ * One call for the loop's caller: find the CLAUDE.md files, read the store, rank, build the
+ * text. A store that fails to open is reported in the event (kind `store`) and the run goes on
+ * with the files alone — memory is a help, never a reason for a run not to start.
+ */
+import type { MemoryStore } from '../ports.ts';
+import type { MemoryProblem } from '../trace.ts';
+import { discoverClaudeMd, type ClaudeMdOptions, type MemoryFsReader } from './claude-md.ts';
+import { selectMemories, type MemorySelection } from './select.ts';
+
+export type PrepareMemoryOptions = {
+  /** The sandbox's fs (after it has been seeded). */
+  fs: MemoryFsReader;
+  /** The agent's working directory: CLAUDE.md files are read from `/` down to here. */
+  cwd: string;
+  store?: MemoryStore;
+  prompt: string;
+  now: number;
+  tokenCap?: number;
+  maxEntries?: number;
+  claudeMd?: ClaudeMdOptions;
+};
+
+export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemorySelection> {
+  const claudeMd = await discoverClaudeMd(opts.fs, opts.cwd, opts.claudeMd);
+  const problems: MemoryProblem[] = [];
+  let entries: Awaited<ReturnType<MemoryStore['list']>> = [];
+  if (opts.store) {
+    try {
+      entries = await opts.store.list();
+    } catch (err) {
+      problems.push({ kind: 'store', message: `memories were not read: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+  return selectMemories({
+    entries,
+    prompt: opts.prompt,
+    now: opts.now,
+    claudeMd,
+    problems,
+    ...(opts.tokenCap !== undefined ? { tokenCap: opts.tokenCap } : {}),
+    ...(opts.maxEntries !== undefined ? { maxEntries: opts.maxEntries } : {}),
+  });
+}

@@ -1,0 +1,227 @@
+/**
+ * The rules stage: deny → ask → allow across every rule source, first match wins, specificity
+ * ignored — a deny anywhere beats an allow anywhere. A bash command is judged part by part: every
+ * part must pass on its own, and a part passes when an allow rule matches it or it is a built-in
+ * read-only command; output redirected to a file needs an `Edit` allow rule for that file (or a
+ * mode that allows edits). What no rule settles is handed to the mode stage as `needs`.
+ */
+import { isReadOnlyProgram, matchBashSpecifier, type CommandPart } from './bash-command.ts';
+import type { CallFacts } from './call-facts.ts';
+import { matchPathPattern } from './path-match.ts';
+import { PATH_RULE_TOOLS, ruleNamesTool } from './rules.ts';
+import type { DecidedBy, RuleBehavior, SourcedRule } from './types.ts';
+import { isInside } from '../util/paths.ts';
+
+/** Something no rule settled and that needs approval (from a mode or a person). */
+export type Need =
+  | { kind: 'command'; part: string; argv: string[] }
+  | { kind: 'redirect'; part: string; target: string }
+  | { kind: 'hidden_shell'; part: string }
+  | { kind: 'parse'; part: string; error: string }
+  | { kind: 'tool'; part: string };
+
+export type PartVerdict = {
+  text: string;
+  command: string;
+  origin: CommandPart['origin'];
+  status: 'deny' | 'ask' | 'allow' | 'pending';
+  reason: string;
+  decidedBy?: DecidedBy;
+  needs: Need[];
+};
+
+export type RulesVerdict = {
+  decision: 'deny' | 'ask' | 'allow' | 'passthrough';
+  reason: string;
+  decidedBy?: DecidedBy;
+  /** Bash only: the verdict on each part. */
+  parts?: PartVerdict[];
+  /** What still needs approval when the decision is `passthrough` (or `ask` from a safety check). */
+  needs: Need[];
+};
+
+export function describeRule(r: SourcedRule): string {
+  return r.rule.kind === 'regex' && r.rule.reason ? `${r.rule.text} — ${r.rule.reason} (${r.source})` : `${r.rule.text} (${r.source})`;
+}
+
+function ruleBy(r: SourcedRule): DecidedBy {
+  return { kind: 'rule', text: describeRule(r) };
+}
+
+const regexCache = new Map<string, RegExp | null>();
+function regex(pattern: string): RegExp | null {
+  if (!regexCache.has(pattern)) {
+    let re: RegExp | null;
+    try {
+      re = new RegExp(pattern, 'i');
+    } catch {
+      re = null;
+    }
+    regexCache.set(pattern, re);
+  }
+  return regexCache.get(pattern) ?? null;
+}
+
+function regexRuleMatches(r: SourcedRule, tool: string, text: string): boolean {
+  if (r.rule.kind !== 'regex') return false;
+  if (r.rule.tool !== undefined && !regex(r.rule.tool)?.test(tool)) return false;
+  return regex(r.rule.pattern)?.test(text) ?? false;
+}
+
+function pathRuleMatches(spec: string, paths: readonly string[], workdir: string): boolean {
+  return paths.some((p) => matchPathPattern(spec, p, workdir));
+}
+
+/** Whether a rule matches one part of a bash command. */
+function matchesPart(r: SourcedRule, part: CommandPart, workdir: string): boolean {
+  const rule = r.rule;
+  if (rule.kind === 'regex') return regexRuleMatches(r, 'bash', part.command);
+  if (ruleNamesTool(rule.tool, 'bash')) return rule.specifier === undefined || matchBashSpecifier(rule.specifier, part.command);
+  if (rule.specifier === undefined || r.behavior === 'allow') return false;
+  // A Read deny/ask also covers bash parts that read the file (observed: `cat .env`);
+  // an Edit/Write deny/ask covers parts that write it (`> file`, `rm file`, `tee file`).
+  if (rule.tool === 'Read') return pathRuleMatches(rule.specifier, part.readPaths, workdir);
+  if (rule.tool === 'Edit' || rule.tool === 'Write') return pathRuleMatches(rule.specifier, [...part.redirectTargets, ...part.writePaths], workdir);
+  return false;
+}
+
+/** Whether a rule matches a call of a tool other than bash. */
+function matchesCall(r: SourcedRule, facts: CallFacts, workdir: string): boolean {
+  const rule = r.rule;
+  if (rule.kind === 'regex') return regexRuleMatches(r, facts.tool, facts.summary);
+  const spec = rule.specifier;
+  if (ruleNamesTool(rule.tool, facts.tool)) {
+    if (spec === undefined) return true;
+    if ((facts.kind === 'file' || facts.kind === 'search') && PATH_RULE_TOOLS.has(rule.tool)) {
+      return facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
+    }
+    if (facts.kind === 'fetch' && spec.startsWith('domain:')) {
+      const want = spec.slice(7).toLowerCase();
+      const host = facts.host?.toLowerCase();
+      if (!host) return false;
+      return want.startsWith('*.') ? host.endsWith(want.slice(1)) : host === want;
+    }
+    return false;
+  }
+  // A Read deny/ask also covers editing that file (observed) and grepping it (stricter than
+  // Claude Code, whose Grep skips Read rules).
+  if (rule.tool === 'Read' && spec !== undefined && r.behavior !== 'allow') {
+    const covered = (facts.kind === 'file' && facts.op === 'edit') || (facts.kind === 'search' && facts.tool === 'grep');
+    return covered && facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
+  }
+  return false;
+}
+
+function firstMatch(rules: readonly SourcedRule[], behavior: RuleBehavior, test: (r: SourcedRule) => boolean): SourcedRule | undefined {
+  return rules.find((r) => r.behavior === behavior && test(r));
+}
+
+/** Whether an Edit/Write allow rule covers writing `target` (inside the workdir only). */
+function editAllowed(rules: readonly SourcedRule[], target: string, workdir: string): SourcedRule | undefined {
+  if (!isInside(workdir, target)) return undefined;
+  return rules.find(
+    (r) =>
+      r.behavior === 'allow' &&
+      r.rule.kind === 'tool' &&
+      (r.rule.tool === 'Edit' || r.rule.tool === 'Write') &&
+      (r.rule.specifier === undefined || matchPathPattern(r.rule.specifier, target, workdir)),
+  );
+}
+
+function judgePart(part: CommandPart, rules: readonly SourcedRule[], workdir: string): PartVerdict {
+  const base = { text: part.text, command: part.command, origin: part.origin };
+  const deny = firstMatch(rules, 'deny', (r) => matchesPart(r, part, workdir));
+  if (deny) return { ...base, status: 'deny', reason: `denied by ${describeRule(deny)}`, decidedBy: ruleBy(deny), needs: [] };
+  const ask = firstMatch(rules, 'ask', (r) => matchesPart(r, part, workdir));
+  if (ask) return { ...base, status: 'ask', reason: `${describeRule(ask)} asks for approval`, decidedBy: ruleBy(ask), needs: [] };
+
+  const needs: Need[] = [];
+  const settledBy: string[] = [];
+  let decidedBy: DecidedBy | undefined;
+  if (part.hiddenShell !== undefined) {
+    // The wrapper hides a command in a string: no allow rule settles it (its inner parts are
+    // judged separately, so a denied inner command is denied outright).
+    needs.push({ kind: 'hidden_shell', part: part.text });
+  } else if (part.argv.length > 0) {
+    const allow = firstMatch(rules, 'allow', (r) => matchesPart(r, part, workdir));
+    if (allow) {
+      settledBy.push(`allowed by ${describeRule(allow)}`);
+      decidedBy = ruleBy(allow);
+    } else if (isReadOnlyProgram(part)) {
+      settledBy.push(`${part.argv[0]} is a built-in read-only command`);
+      decidedBy = { kind: 'readonly', text: part.argv[0]! };
+    } else {
+      needs.push({ kind: 'command', part: part.text, argv: part.argv });
+    }
+  }
+  for (const target of part.redirectTargets) {
+    const allow = editAllowed(rules, target, workdir);
+    if (allow) settledBy.push(`writing ${target} allowed by ${describeRule(allow)}`);
+    else needs.push({ kind: 'redirect', part: part.text, target });
+  }
+  if (needs.length > 0) return { ...base, status: 'pending', reason: describeNeeds(needs), needs };
+  return { ...base, status: 'allow', reason: settledBy.join('; ') || 'nothing to run', ...(decidedBy ? { decidedBy } : {}), needs };
+}
+
+/** Words for what needs approval, naming the part of a compound command. */
+export function describeNeeds(needs: readonly Need[]): string {
+  return needs
+    .map((n) => {
+      switch (n.kind) {
+        case 'command':
+          return `"${n.part}" is not allowed by any rule`;
+        case 'redirect':
+          return `"${n.part}" writes to ${n.target}`;
+        case 'hidden_shell':
+          return `"${n.part}" runs a command hidden in a string`;
+        case 'parse':
+          return `the command could not be parsed (${n.error})`;
+        case 'tool':
+          return `no rule covers ${n.part}`;
+      }
+    })
+    .join('; ');
+}
+
+/** The rules stage for one call. */
+export function evaluateRules(facts: CallFacts, rules: readonly SourcedRule[], workdir: string): RulesVerdict {
+  if (facts.kind !== 'bash') {
+    for (const behavior of ['deny', 'ask', 'allow'] as const) {
+      const r = firstMatch(rules, behavior, (x) => matchesCall(x, facts, workdir));
+      if (r) {
+        const what = behavior === 'deny' ? 'denied by' : behavior === 'ask' ? 'approval required by' : 'allowed by';
+        return { decision: behavior, reason: `${what} ${describeRule(r)}`, decidedBy: ruleBy(r), needs: [] };
+      }
+    }
+    const needs: Need[] = [{ kind: 'tool', part: facts.summary ? `${facts.tool} ${facts.summary}` : facts.tool }];
+    return { decision: 'passthrough', reason: 'no rule matched', needs };
+  }
+
+  // Patterns over the whole command (seed 003's regex tiers, e.g. "curl.*\| sh") span parts.
+  for (const behavior of ['deny', 'ask'] as const) {
+    const r = rules.find((x) => x.behavior === behavior && x.rule.kind === 'regex' && regexRuleMatches(x, 'bash', facts.command));
+    if (r) {
+      const what = behavior === 'deny' ? 'denied by' : 'approval required by';
+      return { decision: behavior, reason: `${what} ${describeRule(r)}`, decidedBy: ruleBy(r), needs: [] };
+    }
+  }
+  if (!facts.analysis.ok) {
+    const bare = firstMatch(rules, 'deny', (r) => r.rule.kind === 'tool' && r.rule.specifier === undefined && ruleNamesTool(r.rule.tool, 'bash'));
+    if (bare) return { decision: 'deny', reason: `denied by ${describeRule(bare)}`, decidedBy: ruleBy(bare), needs: [] };
+    const need: Need = { kind: 'parse', part: facts.command, error: facts.analysis.error };
+    return { decision: 'ask', reason: describeNeeds([need]), decidedBy: { kind: 'default', text: 'unparseable command' }, needs: [need] };
+  }
+  const parts = facts.analysis.parts.map((p) => judgePart(p, rules, workdir));
+  const denied = parts.find((p) => p.status === 'deny');
+  if (denied) return { decision: 'deny', reason: `"${denied.text}" is ${denied.reason}`, ...(denied.decidedBy ? { decidedBy: denied.decidedBy } : {}), parts, needs: [] };
+  const asked = parts.find((p) => p.status === 'ask');
+  if (asked) return { decision: 'ask', reason: `"${asked.text}": ${asked.reason}`, ...(asked.decidedBy ? { decidedBy: asked.decidedBy } : {}), parts, needs: [] };
+  const needs = parts.flatMap((p) => p.needs);
+  if (needs.length > 0) return { decision: 'passthrough', reason: describeNeeds(needs), parts, needs };
+  const byRule = parts.map((p) => p.decidedBy).filter((d): d is DecidedBy => d?.kind === 'rule');
+  const decidedBy: DecidedBy =
+    byRule.length > 0
+      ? { kind: 'rule', text: [...new Set(byRule.map((d) => d.text))].join(', ') }
+      : { kind: 'readonly', text: [...new Set(parts.map((p) => p.decidedBy?.text).filter(Boolean))].join(', ') || 'no command' };
+  return { decision: 'allow', reason: parts.map((p) => `"${p.text}": ${p.reason}`).join('; '), decidedBy, parts, needs: [] };
+}

@@ -1,0 +1,80 @@
+/**
+ * Gitignore-style path patterns for Read/Edit/Write/Glob/Grep rules.
+ *
+ * - `//abs/path` is absolute; `~/x` is under home (the working directory in this harness);
+ *   `/x`, `./x` and any pattern with a slash inside are anchored at the working directory.
+ * - A pattern with no slash (`.env`, `*.pem`) matches that name at any depth below the working
+ *   directory, as in .gitignore.
+ * - `*` matches within one path segment, `**` across segments, `?` one character.
+ * - A pattern that matches a directory covers everything below it: `Edit(src/*)` matches
+ *   `src/a/b.ts` because `src/a` matches `src/*` (observed in Claude Code).
+ */
+import { isInside, normalizePath, resolvePath } from '../util/paths.ts';
+
+function escapeRe(s: string): string {
+  return s.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Translates glob segments to a regex body (no anchors). */
+function globToRegex(glob: string): string {
+  const segs = glob.split('/');
+  let out = '';
+  segs.forEach((seg, i) => {
+    const last = i === segs.length - 1;
+    if (seg === '**') {
+      // `a/**/b` → a, any number of segments, b; a trailing `**` is everything below.
+      out += last ? '(?:/.*)?' : '(?:/[^/]+)*';
+      return;
+    }
+    let body = '';
+    for (const ch of seg) body += ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : escapeRe(ch);
+    out += '/' + body;
+  });
+  return out;
+}
+
+/**
+ * Whether `absPath` (absolute, normalised) is matched by `pattern` — or lies below a directory it
+ * matches. `workdir` is where relative patterns are anchored (and what `~` means).
+ */
+export function matchPathPattern(pattern: string, absPath: string, workdir: string): boolean {
+  const path = normalizePath(absPath);
+  let p = pattern.trim();
+  if (p === '' ) return false;
+  if (p.endsWith('/') && p.length > 1) p = p.slice(0, -1);
+  let base: string;
+  let anywhere = false;
+  if (p.startsWith('//')) {
+    base = '';
+    p = p.slice(2);
+  } else if (p === '~' || p.startsWith('~/')) {
+    base = normalizePath(workdir);
+    p = p.slice(2);
+  } else if (p.startsWith('./')) {
+    base = normalizePath(workdir);
+    p = p.slice(2);
+  } else if (p.startsWith('/')) {
+    base = normalizePath(workdir);
+    p = p.slice(1);
+  } else {
+    base = normalizePath(workdir);
+    anywhere = !p.includes('/');
+  }
+  if (base === '/') base = '';
+  const body = p === '' ? '' : globToRegex(p);
+  const prefix = escapeRe(base) + (anywhere ? '(?:/[^/]+)*' : '');
+  // Directory coverage: anything below a matched path is matched too.
+  const re = new RegExp(`^${prefix}${body}(?:/.*)?$`);
+  if (base !== '' && !isInside(base, path)) return false;
+  return re.test(path);
+}
+
+/** A path argument from a command or tool input, made absolute; `~` and `$HOME` mean the workdir. */
+export function resolveArgPath(arg: string, cwd: string, workdir: string): string {
+  let a = arg;
+  if (a === '~' || a === '$HOME' || a === '${HOME}') return normalizePath(workdir);
+  if (a.startsWith('~/')) a = `${workdir}/${a.slice(2)}`;
+  else if (a.startsWith('$HOME/')) a = `${workdir}/${a.slice(6)}`;
+  else if (a.startsWith('${HOME}/')) a = `${workdir}/${a.slice(8)}`;
+  return resolvePath(cwd, a);
+}

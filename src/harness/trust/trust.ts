@@ -1,0 +1,69 @@
+/**
+ * The trust gate (lesson of CVE-2025-59536): settings that arrive with a scenario link or an
+ * imported file may carry things that act — hooks that run commands, allow rules and permissive
+ * modes that skip the prompt. Until the user trusts exactly that content, none of it applies:
+ * no hook runs, no allow rule or always_allow tier counts, and a permissive mode falls back to
+ * `default`. Deny and ask rules (and restrictive modes) still apply — they only make things safer.
+ * Trust is keyed to a hash of the actionable content, so a changed link asks again.
+ */
+import type { HooksConfig } from '../hooks/config.ts';
+import type { PermissionMode } from '../permissions/types.ts';
+import type { Settings, YamlTierRule } from '../settings/schema.ts';
+
+/** Modes that let calls through without a prompt. `dontAsk` and `plan` are restrictive. */
+export const PERMISSIVE_MODES: readonly PermissionMode[] = ['acceptEdits', 'bypassPermissions'];
+
+/** Exactly what trusting a settings document would turn on; shown in the trust dialog. */
+export type ActionableContent = {
+  hooks: HooksConfig;
+  allow: string[];
+  alwaysAllow: YamlTierRule[];
+  /** The permissive mode it asks for, if any. */
+  mode: PermissionMode | null;
+};
+
+export function actionableContent(settings: Settings): ActionableContent {
+  const mode = settings.permissions?.defaultMode;
+  return {
+    hooks: settings.hooks ?? {},
+    allow: [...(settings.permissions?.allow ?? [])],
+    alwaysAllow: [...(settings.always_allow ?? [])],
+    mode: mode !== undefined && PERMISSIVE_MODES.includes(mode) ? mode : null,
+  };
+}
+
+/** Whether there is anything to trust at all (no dialog is needed otherwise). */
+export function hasActionableContent(content: ActionableContent): boolean {
+  return Object.values(content.hooks).some((groups) => (groups?.length ?? 0) > 0) || content.allow.length > 0 || content.alwaysAllow.length > 0 || content.mode !== null;
+}
+
+/** JSON with object keys sorted at every level, so equal content always hashes alike. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** SHA-256 (hex) of the canonical JSON of `content`; WebCrypto, so it works in Node 20 and browsers. */
+export async function trustKey(content: ActionableContent): Promise<string> {
+  const bytes = new TextEncoder().encode(canonicalJson(content));
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The settings that take effect: all of them when trusted; without the actionable parts when not. */
+export function applyTrust(settings: Settings, trusted: boolean): Settings {
+  if (trusted) return settings;
+  const { hooks: _hooks, always_allow: _alwaysAllow, permissions, ...rest } = settings;
+  const out: Settings = { ...rest };
+  if (permissions) {
+    const { allow: _allow, defaultMode, ...perms } = permissions;
+    out.permissions = { ...perms, ...(defaultMode !== undefined && !PERMISSIVE_MODES.includes(defaultMode) ? { defaultMode } : {}) };
+  }
+  return out;
+}

@@ -1,0 +1,120 @@
+/**
+ * Share links: a scenario as `#s=<payload>`, where the payload is its JSON, gzipped (fflate) and
+ * base64url-encoded. Decoding is hostile-input parsing: size limits before and after
+ * decompression, then JSON, then the scenario schema — every failure is a message, never a throw.
+ *
+ * A link carries only the scenario's own fields. There is no API key in a scenario (the key lives
+ * in the model settings), and encoding copies the known fields by name so nothing else can ride
+ * along.
+ */
+import { gunzipSync, gzipSync, strToU8 } from 'fflate';
+import { parseScenario, type Scenario } from './schema.ts';
+
+/** Largest payload accepted, in characters of base64url. */
+export const MAX_ENCODED_CHARS = 200 * 1024;
+/** Largest decompressed JSON accepted, in bytes (checked while inflating, so a zip bomb stops early). */
+export const MAX_DECODED_BYTES = 512 * 1024;
+
+export type DecodedLink = { ok: true; scenario: Scenario } | { ok: false; error: string };
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+function toBase64Url(bytes: Uint8Array): string {
+  let bin = '';
+  // Chunked so large payloads do not overflow the argument limit of String.fromCharCode.
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array | null {
+  if (!BASE64URL.test(text) || text.length % 4 === 1) return null;
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  try {
+    const bin = atob(b64);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** Only the fields of the scenario schema, by name: nothing else can ride along in a link. */
+function linkFields(s: Scenario): Scenario {
+  return {
+    version: s.version,
+    id: s.id,
+    title: s.title,
+    description: s.description,
+    ...(s.notes !== undefined ? { notes: s.notes } : {}),
+    prompt: s.prompt,
+    files: s.files,
+    model: s.model,
+    settings: s.settings,
+  };
+}
+
+/** The payload for `#s=`: JSON → gzip → base64url. */
+export function encodeScenarioLink(scenario: Scenario): string {
+  return toBase64Url(gzipSync(strToU8(JSON.stringify(linkFields(scenario))), { level: 9, mtime: 0 }));
+}
+
+const kb = (n: number) => `${Math.round(n / 1024)} KB`;
+
+/**
+ * A payload (with or without a leading `#s=` / `s=`) → the scenario it carries, or why not.
+ * Never throws.
+ */
+export function decodeScenarioLink(fragment: string): DecodedLink {
+  try {
+    return decode(fragment);
+  } catch (e) {
+    // Defence in depth: every step below handles its own failures; this only catches the unforeseen.
+    return { ok: false, error: `The link could not be read (${e instanceof Error ? e.message : String(e)}).` };
+  }
+}
+
+function decode(fragment: string): DecodedLink {
+  const payload = fragment.replace(/^#/, '').replace(/^s=/, '').trim();
+  if (payload === '') return { ok: false, error: 'The link carries no scenario (the part after #s= is empty).' };
+  if (payload.length > MAX_ENCODED_CHARS) {
+    return { ok: false, error: `The link is too long (${kb(payload.length)}; at most ${kb(MAX_ENCODED_CHARS)}). Share the scenario as a file instead.` };
+  }
+  const bytes = fromBase64Url(payload);
+  if (!bytes) return { ok: false, error: 'The link is garbled: the part after #s= is not base64url text. Was it cut or edited?' };
+  let raw: Uint8Array;
+  try {
+    // A fixed output buffer one byte larger than the limit: inflation stops there, so a
+    // small link that expands to gigabytes costs at most this much memory.
+    raw = gunzipSync(bytes, { out: new Uint8Array(MAX_DECODED_BYTES + 1) });
+  } catch (e) {
+    return { ok: false, error: `The link is garbled: its data is not valid gzip (${e instanceof Error ? e.message : String(e)}). Was it cut short?` };
+  }
+  if (raw.length > MAX_DECODED_BYTES) {
+    return { ok: false, error: `The scenario in the link is too large (more than ${kb(MAX_DECODED_BYTES)} unpacked).` };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    return { ok: false, error: 'The link is garbled: its data is not UTF-8 text.' };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `The link is garbled: its data is not JSON (${e instanceof Error ? e.message : String(e)}).` };
+  }
+  const parsed = parseScenario(json);
+  if (!parsed.ok) {
+    const shown = parsed.errors.slice(0, 5).join('; ');
+    const more = parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : '';
+    return { ok: false, error: `The link's scenario is invalid: ${shown}${more}.` };
+  }
+  return { ok: true, scenario: parsed.scenario };
+}
+
+/** The share URL for a scenario, on the page at `base` (origin + path). */
+export function scenarioLinkUrl(base: string, scenario: Scenario): string {
+  return `${base.replace(/#.*$/, '')}#s=${encodeScenarioLink(scenario)}`;
+}

@@ -1,0 +1,269 @@
+/**
+ * The browser's `SessionStore`: the `sessions` and `session_events` object stores of the app's
+ * IndexedDB database (`db.ts`). Same contract as the in-memory store; one shared suite tests both
+ * (this one under fake-indexeddb).
+ *
+ * Each log entry is one record `{ sessionId, seq, json, bytes }` keyed `[sessionId, seq]`, so a
+ * session's log is one key range: `load` is one `getAll`, `delete` one range delete. The entry is
+ * kept as its JSON text: no structured clone of deep event objects, and the stored copy is
+ * exactly what was counted in `bytes`. Every write is one readwrite transaction over both stores,
+ * so a batch and the session's counters land together or not at all.
+ */
+import type { IDBPDatabase, IDBPTransaction } from 'idb';
+import {
+  MemoryStoreError,
+  type Clock,
+  type IdGen,
+  type SessionInfo,
+  type SessionResult,
+  type SessionStore,
+  type SessionStoreError,
+  type SessionUsage,
+  type StorageEstimate,
+} from '../../harness/ports.ts';
+import { checkForkPosition, checkTitle, encodeBatch, fail, newestFirst, notFound, notFoundError, ok, quotaMessage } from '../../harness/session/store-common.ts';
+import type { SessionLogEvent } from '../../harness/session/types.ts';
+import { SESSION_EVENTS, SESSIONS, openHarnessDb, type OpenOptions } from './db.ts';
+
+export type IdbSessionStoreOptions = Omit<OpenOptions, 'onClose'> & {
+  clock: Clock;
+  ids: IdGen;
+  /** Refuse writes past this many bytes of logs (tests; the browser's own quota applies anyway). */
+  maxBytes?: number;
+  /** The origin's storage estimate: pass `() => navigator.storage.estimate()` in the browser. */
+  estimate?: () => Promise<StorageEstimate>;
+};
+
+type EventRecord = { sessionId: string; seq: number; json: string; bytes: number };
+
+type Tx = IDBPTransaction<unknown, string[], 'readwrite'>;
+
+/** The key range of one session's log (entries seq ≥ from, ≤ to). */
+function logRange(sessionId: string, from = 1, to = Number.MAX_SAFE_INTEGER): IDBKeyRange {
+  return IDBKeyRange.bound([sessionId, from], [sessionId, to]);
+}
+
+/** Maps what IndexedDB throws to a store error; quota is recognised however it arrives. */
+export function storeErrorOf(what: string, err: unknown): SessionStoreError {
+  if (err instanceof MemoryStoreError) {
+    return { code: 'unavailable', message: err.message.replace('memories cannot be saved', 'sessions cannot be saved') };
+  }
+  const e = err as { name?: string; message?: string; inner?: { name?: string } } | null;
+  if (e?.name === 'QuotaExceededError' || e?.inner?.name === 'QuotaExceededError') return { code: 'quota', message: quotaMessage(what) };
+  return { code: 'unavailable', message: `IndexedDB failed while saving or reading ${what}: ${e?.message ?? String(err)}. Reload the page; if it persists, export your sessions and clear this site's data.` };
+}
+
+/** Aborting a transaction from inside it, with a result to hand back instead of the abort error. */
+class Refused {
+  constructor(readonly error: SessionStoreError) {}
+}
+
+export class IdbSessionStore implements SessionStore {
+  private conn: Promise<IDBPDatabase> | null = null;
+
+  constructor(private readonly opts: IdbSessionStoreOptions) {}
+
+  async create(o: { title: string; scenarioId?: string }): Promise<SessionResult<SessionInfo>> {
+    const bad = checkTitle(o.title);
+    if (bad) return { ok: false, error: bad };
+    const now = this.opts.clock.now();
+    const info: SessionInfo = {
+      id: this.opts.ids.next('session'),
+      title: o.title.trim(),
+      ...(o.scenarioId ? { scenarioId: o.scenarioId } : {}),
+      createdAt: now,
+      updatedAt: now,
+      eventCount: 0,
+      bytes: 0,
+    };
+    return this.run('the new session', async (db) => {
+      await db.put(SESSIONS, info);
+      return ok(info);
+    });
+  }
+
+  async get(id: string): Promise<SessionResult<SessionInfo>> {
+    return this.run('the session', async (db) => {
+      const info = (await db.get(SESSIONS, id)) as SessionInfo | undefined;
+      return info ? ok(info) : notFound(id);
+    });
+  }
+
+  async list(): Promise<SessionResult<SessionInfo[]>> {
+    return this.run('the sessions list', async (db) => ok(((await db.getAll(SESSIONS)) as SessionInfo[]).sort(newestFirst)));
+  }
+
+  async rename(id: string, title: string): Promise<SessionResult<SessionInfo>> {
+    const bad = checkTitle(title);
+    if (bad) return { ok: false, error: bad };
+    return this.write('the new title', async (tx) => {
+      const info = (await tx.objectStore(SESSIONS).get(id)) as SessionInfo | undefined;
+      if (!info) throw new Refused(notFoundError(id));
+      const next = { ...info, title: title.trim(), updatedAt: this.opts.clock.now() };
+      await tx.objectStore(SESSIONS).put(next);
+      return next;
+    });
+  }
+
+  async delete(id: string): Promise<SessionResult<void>> {
+    return this.write('the deletion', async (tx) => {
+      const sessions = tx.objectStore(SESSIONS);
+      if ((await sessions.getKey(id)) === undefined) throw new Refused(notFoundError(id));
+      await sessions.delete(id);
+      await tx.objectStore(SESSION_EVENTS).delete(logRange(id));
+    });
+  }
+
+  async append(id: string, events: readonly SessionLogEvent[]): Promise<SessionResult<SessionInfo>> {
+    const batch = encodeBatch(events);
+    if (!batch.ok) return { ok: false, error: batch.error };
+    const what = `the last ${events.length} step(s)`;
+    return this.write(what, async (tx) => {
+      const sessions = tx.objectStore(SESSIONS);
+      const info = (await sessions.get(id)) as SessionInfo | undefined;
+      if (!info) throw new Refused(notFoundError(id));
+      if (events.length === 0) return info;
+      await this.checkQuota(tx, batch.bytes, what);
+      const store = tx.objectStore(SESSION_EVENTS);
+      batch.entries.forEach((e, i) => {
+        const record: EventRecord = { sessionId: id, seq: info.eventCount + i + 1, json: e.json, bytes: e.bytes };
+        void store.put(record);
+      });
+      const next = { ...info, eventCount: info.eventCount + events.length, bytes: info.bytes + batch.bytes, updatedAt: this.opts.clock.now() };
+      await sessions.put(next);
+      return next;
+    });
+  }
+
+  async load(id: string): Promise<SessionResult<SessionLogEvent[]>> {
+    return this.run('the session log', async (db) => {
+      if ((await db.getKey(SESSIONS, id)) === undefined) return notFound(id);
+      const records = (await db.getAll(SESSION_EVENTS, logRange(id))) as EventRecord[];
+      const out: SessionLogEvent[] = [];
+      for (const r of records) {
+        if (r.seq !== out.length + 1) {
+          return fail('unavailable', `The log of session "${id}" is damaged: entry ${out.length + 1} is missing. Export what is left, or fork it at entry ${out.length}.`);
+        }
+        out.push(JSON.parse(r.json) as SessionLogEvent);
+      }
+      return ok(out);
+    });
+  }
+
+  async fork(id: string, atSeq: number, title: string): Promise<SessionResult<SessionInfo>> {
+    const badTitle = checkTitle(title);
+    if (badTitle) return { ok: false, error: badTitle };
+    return this.write('the fork', async (tx) => {
+      const sessions = tx.objectStore(SESSIONS);
+      const info = (await sessions.get(id)) as SessionInfo | undefined;
+      if (!info) throw new Refused(notFoundError(id));
+      const bad = checkForkPosition(info, atSeq);
+      if (bad) throw new Refused(bad);
+      const events = tx.objectStore(SESSION_EVENTS);
+      const copied = atSeq === 0 ? [] : ((await events.getAll(logRange(id, 1, atSeq))) as EventRecord[]);
+      const bytes = copied.reduce((n, r) => n + r.bytes, 0);
+      await this.checkQuota(tx, bytes, 'the fork');
+      const now = this.opts.clock.now();
+      const fork: SessionInfo = {
+        id: this.opts.ids.next('session'),
+        title: title.trim(),
+        parentId: id,
+        forkedAt: atSeq,
+        ...(info.scenarioId ? { scenarioId: info.scenarioId } : {}),
+        createdAt: now,
+        updatedAt: now,
+        eventCount: copied.length,
+        bytes,
+      };
+      for (const r of copied) void events.put({ ...r, sessionId: fork.id });
+      await sessions.put(fork);
+      return fork;
+    });
+  }
+
+  async usage(): Promise<SessionResult<SessionUsage>> {
+    const listed = await this.list();
+    if (!listed.ok) return listed;
+    const sessionsBytes = listed.value.reduce((n, s) => n + s.bytes, 0);
+    const est = this.opts.estimate ? await this.opts.estimate().catch(() => ({}) as StorageEstimate) : {};
+    return ok({
+      sessionsBytes,
+      ...(est.usage !== undefined ? { usedBytes: est.usage } : {}),
+      ...(est.quota !== undefined ? { quotaBytes: est.quota } : {}),
+    });
+  }
+
+  /** Closes the connection (tests; a page never needs to). */
+  async close(): Promise<void> {
+    const conn = this.conn;
+    this.conn = null;
+    if (conn) (await conn.catch(() => null))?.close();
+  }
+
+  private async checkQuota(tx: Tx, extra: number, what: string): Promise<void> {
+    if (this.opts.maxBytes === undefined) return;
+    const all = (await tx.objectStore(SESSIONS).getAll()) as SessionInfo[];
+    const used = all.reduce((n, s) => n + s.bytes, 0);
+    if (used + extra > this.opts.maxBytes) throw new Refused({ code: 'quota', message: quotaMessage(what) });
+  }
+
+  private db(): Promise<IDBPDatabase> {
+    if (!this.conn) {
+      const { clock: _c, ids: _i, maxBytes: _m, estimate: _e, ...open } = this.opts;
+      const opening = openHarnessDb({ ...open, onClose: () => (this.conn = null) }).then((db) => {
+        const missing = [SESSIONS, SESSION_EVENTS].filter((s) => !db.objectStoreNames.contains(s));
+        if (missing.length > 0) {
+          db.close();
+          throw new Error(`the database (version ${db.version}) has no "${missing.join('", "')}" store; clear this site's data to start afresh`);
+        }
+        return db;
+      });
+      this.conn = opening;
+      // A failed open is not cached: the next call tries again (the other tab may have closed).
+      opening.catch(() => {
+        if (this.conn === opening) this.conn = null;
+      });
+    }
+    return this.conn;
+  }
+
+  /** A read (or a single put); failures become results. */
+  private async run<T>(what: string, op: (db: IDBPDatabase) => Promise<SessionResult<T>>): Promise<SessionResult<T>> {
+    try {
+      return await op(await this.db());
+    } catch (err) {
+      if ((err as { name?: string } | null)?.name === 'InvalidStateError') this.conn = null;
+      return { ok: false, error: storeErrorOf(what, err) };
+    }
+  }
+
+  /** One readwrite transaction over both stores: it commits whole or not at all. */
+  private async write<T>(what: string, op: (tx: Tx) => Promise<T>): Promise<SessionResult<T>> {
+    let db: IDBPDatabase;
+    try {
+      db = await this.db();
+    } catch (err) {
+      return { ok: false, error: storeErrorOf(what, err) };
+    }
+    let tx: Tx | undefined;
+    try {
+      tx = db.transaction([SESSIONS, SESSION_EVENTS], 'readwrite') as unknown as Tx;
+      const value = await op(tx);
+      await tx.done;
+      return ok(value);
+    } catch (err) {
+      if (tx) {
+        try {
+          tx.abort();
+        } catch {
+          // Already finished or aborted.
+        }
+        tx.done.catch(() => undefined);
+      }
+      if (err instanceof Refused) return { ok: false, error: err.error };
+      if ((err as { name?: string } | null)?.name === 'InvalidStateError') this.conn = null;
+      const txError = tx?.error ? { inner: tx.error } : {};
+      return { ok: false, error: storeErrorOf(what, Object.assign({}, { name: (err as Error)?.name, message: (err as Error)?.message }, txError)) };
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The scenarios the picker offers: the built-ins, plus any opened from a share link or imported
+ * from a file (those are marked, and go through the trust gate when loaded). A link or file that
+ * cannot be read leaves `loadError` set and changes nothing else.
+ */
+import { decodeScenarioLink } from '../../scenarios/codec.ts';
+import { parseScenario, type Scenario } from '../../scenarios/schema.ts';
+import type { ScenarioOrigin } from './trust-gate.svelte.ts';
+
+export type LibraryEntry = { scenario: Scenario; origin: ScenarioOrigin };
+
+/** Largest scenario file accepted for import. */
+const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+
+export class ScenarioLibrary {
+  entries = $state.raw<LibraryEntry[]>([]);
+  loadError = $state<string | null>(null);
+
+  constructor(builtins: readonly Scenario[]) {
+    this.entries = builtins.map((scenario) => ({ scenario, origin: 'builtin' }));
+  }
+
+  find(id: string): LibraryEntry | undefined {
+    return this.entries.find((e) => e.scenario.id === id);
+  }
+
+  /**
+   * Adds an outside scenario. It never takes a built-in's id (a link cannot pose as a built-in);
+   * it replaces an earlier outside one of the same id.
+   */
+  add(scenario: Scenario, origin: Exclude<ScenarioOrigin, 'builtin'>): LibraryEntry {
+    let id = scenario.id;
+    const taken = (candidate: string) => this.entries.some((e) => e.scenario.id === candidate && e.origin === 'builtin');
+    for (let n = 1; taken(id); n++) id = `${scenario.id}-${origin}${n > 1 ? `-${n}` : ''}`;
+    const entry: LibraryEntry = { scenario: id === scenario.id ? scenario : { ...scenario, id }, origin };
+    this.entries = [...this.entries.filter((e) => e.origin === 'builtin' || e.scenario.id !== id), entry];
+    return entry;
+  }
+
+  /** `location.hash` → the scenario of a `#s=` link, or null (no link, or an error in `loadError`). */
+  fromHash(hash: string): LibraryEntry | null {
+    if (!hash.startsWith('#s=')) return null;
+    const r = decodeScenarioLink(hash);
+    if (!r.ok) {
+      this.loadError = `This share link could not be opened. ${r.error}`;
+      return null;
+    }
+    this.loadError = null;
+    return this.add(r.scenario, 'link');
+  }
+
+  /** The text of an imported file → its scenario, or null (error in `loadError`). */
+  fromFileText(text: string, fileName: string): LibraryEntry | null {
+    if (text.length > MAX_IMPORT_BYTES) {
+      this.loadError = `${fileName} is too large for a scenario (over 2 MB).`;
+      return null;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      this.loadError = `${fileName} is not JSON (${e instanceof Error ? e.message : String(e)}). Import a scenario .json file.`;
+      return null;
+    }
+    const r = parseScenario(json);
+    if (!r.ok) {
+      this.loadError = `${fileName} is not a valid scenario: ${r.errors.slice(0, 5).join('; ')}${r.errors.length > 5 ? ` (and ${r.errors.length - 5} more)` : ''}.`;
+      return null;
+    }
+    this.loadError = null;
+    return this.add(r.scenario, 'import');
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The safety layer as a person reads it, derived from the trace alone: the permission stages of
+ * each tool call (with the deciding one marked), the hooks timeline, and the audit records.
+ * Pure and framework-free, like conversation.ts, so any prefix of the event log can be shown.
+ */
+import type { TraceEvent } from '../../harness/index.ts';
+import type { DecidedBy, StageDecision, StageName } from '../../harness/permissions/index.ts';
+
+export type StageView = {
+  stage: StageName;
+  decision: StageDecision;
+  reason: string;
+  decidedBy?: DecidedBy;
+  /** This stage ended the pipeline with the final decision. */
+  deciding: boolean;
+};
+
+export type CallPermission = {
+  stages: StageView[];
+  /** The pipeline's final word, once it is known. */
+  final?: { decision: 'allow' | 'deny'; stage: StageName; reason: string; decidedBy: DecidedBy };
+  /** A person was (or is being) asked. */
+  prompt?: { reason: string; suggestions: string[] };
+};
+
+type Ev<T extends TraceEvent['type']> = Extract<TraceEvent, { type: T }>;
+
+/** Permission stages per `tool_use` id. */
+export function derivePermissions(events: readonly TraceEvent[]): Map<string, CallPermission> {
+  const out = new Map<string, CallPermission>();
+  const get = (id: string) => {
+    let p = out.get(id);
+    if (!p) out.set(id, (p = { stages: [] }));
+    return p;
+  };
+  for (const e of events) {
+    if (e.type === 'permission.stage') {
+      get(e.toolUseId).stages.push({
+        stage: e.stage,
+        decision: e.decision,
+        reason: e.reason,
+        ...(e.decidedBy ? { decidedBy: e.decidedBy } : {}),
+        deciding: false,
+      });
+    } else if (e.type === 'permission.prompt') {
+      get(e.toolUseId).prompt = { reason: e.reason, suggestions: e.suggestions };
+    } else if (e.type === 'permission.decision') {
+      const p = get(e.toolUseId);
+      p.final = { decision: e.decision, stage: e.stage, reason: e.reason, decidedBy: e.decidedBy };
+      // The decider is the last stage of that name (a stage may be reported once per pass).
+      const decider = p.stages.findLast((s) => s.stage === e.stage);
+      if (decider) decider.deciding = true;
+    }
+  }
+  return out;
+}
+
+/** One line saying who decided: `rule: Bash(rm *)`, `hook: PreToolUse hooks`, `mode: plan` … */
+export function decidedByText(by: DecidedBy | undefined): string {
+  return by ? `${by.kind}: ${by.text}` : '';
+}
+
+export type HookRow =
+  | {
+      kind: 'run';
+      seq: number;
+      event: string;
+      matcher: string;
+      /** The command, or the JS hook's name. */
+      label: string;
+      hookType: 'command' | 'js';
+      exitCode: number;
+      timedOut: boolean;
+      ms: number;
+      decision: string;
+      reason?: string;
+      input: unknown;
+      stdout: string;
+      stderr: string;
+    }
+  | { kind: 'config_error'; seq: number; event: string; matcher: string; message: string };
+
+export function deriveHookRows(events: readonly TraceEvent[]): HookRow[] {
+  const rows: HookRow[] = [];
+  for (const e of events) {
+    if (e.type === 'hook.run') {
+      rows.push({
+        kind: 'run',
+        seq: e.seq,
+        event: e.event,
+        matcher: e.matcher,
+        label: e.hook.type === 'command' ? e.hook.command : e.hook.name,
+        hookType: e.hook.type,
+        exitCode: e.exitCode,
+        timedOut: e.timedOut,
+        ms: e.ms,
+        decision: e.decision ?? 'none',
+        ...(e.reason ? { reason: e.reason } : {}),
+        input: e.input,
+        stdout: e.stdout,
+        stderr: e.stderr,
+      });
+    } else if (e.type === 'hook.config_error') {
+      rows.push({ kind: 'config_error', seq: e.seq, event: e.event, matcher: e.matcher, message: e.message });
+    }
+  }
+  return rows;
+}
+
+/** Tools hidden by the pre-filter, per run (the event comes once per run when any are). */
+export function prefilterOf(events: readonly TraceEvent[]): Ev<'permission.prefilter'>[] {
+  return events.filter((e): e is Ev<'permission.prefilter'> => e.type === 'permission.prefilter');
+}
+
+const MAX_SUMMARY = 300;
+
+/** A one-line summary of a tool input for the audit log: the command, the path, or short JSON. */
+export function inputSummary(name: string, input: unknown): string {
+  const o = (input ?? {}) as Record<string, unknown>;
+  let text: string;
+  if (name === 'bash' && typeof o.command === 'string') text = o.command;
+  else if (typeof o.file_path === 'string') text = o.file_path;
+  else if (typeof o.pattern === 'string') text = `${o.pattern}${typeof o.path === 'string' ? ` in ${o.path}` : ''}`;
+  else {
+    try {
+      text = JSON.stringify(input) ?? '';
+    } catch {
+      text = String(input);
+    }
+  }
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > MAX_SUMMARY ? `${text.slice(0, MAX_SUMMARY - 1)}…` : text;
+}
+
+export type AuditRecord = {
+  seq: number;
+  ts: number;
+  agentId: string;
+  toolUseId: string;
+  tool: string;
+  input: string;
+  stage: StageName;
+  decidedBy: string;
+  decision: 'allow' | 'deny';
+  reason: string;
+};
+
+/** Every `permission.decision` of the session, with the call's input summarised. */
+export function auditRecords(events: readonly TraceEvent[]): AuditRecord[] {
+  const inputs = new Map<string, unknown>();
+  const out: AuditRecord[] = [];
+  for (const e of events) {
+    if (e.type === 'tool.proposed') inputs.set(e.toolUseId, e.input);
+    else if (e.type === 'permission.decision') {
+      out.push({
+        seq: e.seq,
+        ts: e.ts,
+        agentId: e.agentId,
+        toolUseId: e.toolUseId,
+        tool: e.name,
+        input: inputSummary(e.name, inputs.get(e.toolUseId)),
+        stage: e.stage,
+        decidedBy: decidedByText(e.decidedBy),
+        decision: e.decision,
+        reason: e.reason,
+      });
+    }
+  }
+  return out;
+}
+
+/** The audit records as JSON lines (one object per line, newline-terminated). */
+export function auditJsonLines(events: readonly TraceEvent[]): string {
+  return auditRecords(events)
+    .map((r) => JSON.stringify(r))
+    .join('\n')
+    .concat(events.some((e) => e.type === 'permission.decision') ? '\n' : '');
+}

@@ -1,0 +1,103 @@
+/**
+ * The trust gate in the UI. A scenario that did not ship with the app (a share link, an imported
+ * file) may carry hooks, allow rules or a permissive mode. Until the user trusts exactly that
+ * content in the dialog, it runs with `trusted: false` (no hooks, no allow rules, no permissive
+ * mode; deny and ask rules still apply). Trust is remembered by the hash of the content, so the
+ * same link is not asked about twice and a changed one is.
+ *
+ * While the answer is unknown (`checking` or `asking`), nothing may run: the controller keeps
+ * Run and Step disabled.
+ */
+import type { TrustStore } from '../../harness/ports.ts';
+import { actionableContent, hasActionableContent, trustKey, type ActionableContent } from '../../harness/trust/index.ts';
+import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
+
+/** Where the scenario came from: only `builtin` ships with the app. */
+export type ScenarioOrigin = 'builtin' | 'link' | 'import';
+
+export type TrustStatus =
+  /** Shipped with the app (or edited by the user from one): trusted. */
+  | 'builtin'
+  /** Working out whether the content is already trusted. */
+  | 'checking'
+  /** The dialog is open. */
+  | 'asking'
+  | 'trusted'
+  | 'declined'
+  /** From outside, but nothing in it acts (no hooks, allow rules or permissive mode). */
+  | 'inert';
+
+export type TrustQuestion = { content: ActionableContent; key: string; label: string; origin: ScenarioOrigin };
+
+export class TrustGate {
+  status = $state<TrustStatus>('builtin');
+  origin = $state<ScenarioOrigin>('builtin');
+  question = $state.raw<TrustQuestion | null>(null);
+  private epoch = 0;
+
+  constructor(private readonly store: TrustStore) {}
+
+  /** Whether what the scenario brings applies (passed to prepareRun as `trusted`). */
+  get trusted(): boolean {
+    return this.status === 'builtin' || this.status === 'trusted';
+  }
+
+  /** The answer is not known yet: nothing may run. */
+  get blocking(): boolean {
+    return this.status === 'checking' || this.status === 'asking';
+  }
+
+  /**
+   * Decide for a newly loaded scenario. Synchronously enters `checking` for outside scenarios,
+   * so nothing can start before the answer; resolves once the status is final or the dialog is open.
+   */
+  async evaluate(scenario: Scenario, origin: ScenarioOrigin): Promise<void> {
+    const epoch = ++this.epoch;
+    this.origin = origin;
+    this.question = null;
+    if (origin === 'builtin') {
+      this.status = 'builtin';
+      return;
+    }
+    this.status = 'checking';
+    const content = actionableContent(harnessSettingsOf(scenario));
+    if (!hasActionableContent(content)) {
+      this.status = 'inert';
+      return;
+    }
+    let key: string;
+    let known = false;
+    try {
+      key = await trustKey(content);
+      known = await this.store.isTrusted(key);
+    } catch {
+      // No hash (no WebCrypto): ask every time, never assume trust.
+      key = '';
+    }
+    if (epoch !== this.epoch) return;
+    if (known) {
+      this.status = 'trusted';
+      return;
+    }
+    this.question = { content, key, label: scenario.title, origin };
+    this.status = 'asking';
+  }
+
+  /** The user's answer in the dialog. */
+  async answer(trust: boolean): Promise<void> {
+    const q = this.question;
+    if (!q || this.status !== 'asking') return;
+    this.question = null;
+    this.status = trust ? 'trusted' : 'declined';
+    if (trust && q.key) await this.store.trust(q.key, q.label).catch(() => {});
+  }
+
+  /** Open the dialog again for a declined scenario (to trust it after all). */
+  async reconsider(scenario: Scenario): Promise<void> {
+    if (this.status !== 'declined') return;
+    const content = actionableContent(harnessSettingsOf(scenario));
+    const key = await trustKey(content).catch(() => '');
+    this.question = { content, key, label: scenario.title, origin: this.origin };
+    this.status = 'asking';
+  }
+}

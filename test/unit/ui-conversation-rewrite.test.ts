@@ -1,0 +1,27 @@
+/**
+ * The conversation view after a compaction layer rewrote the stored history: everything that
+ * happened stays on screen, in order, and nothing is overwritten by the shorter history's indexes.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
+import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
+import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
+import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { deriveConversation } from '../../src/ui/state/conversation.ts';
+import { drain, ofType } from './loop-helpers.ts';
+
+describe('deriveConversation across history.rewritten', () => {
+  it('keeps every tool call and the final answer after an auto-compact', async () => {
+    const scenario = findBuiltinScenario('auto-compact')!;
+    const sandbox = await createJustBashSandbox();
+    const { input, deps } = await prepareRun({ scenario, sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true });
+    const { events } = await drain(input, deps);
+    expect(ofType(events, 'history.rewritten')).toHaveLength(1);
+    const items = deriveConversation(events);
+    const tools = items.filter((i) => i.kind === 'tool');
+    expect(tools.map((t) => (t.kind === 'tool' ? (t.call.input as { command: string }).command : ''))).toEqual([1, 2, 3, 4, 5, 6].map((n) => `cat data/part${n}.txt`));
+    const last = items.filter((i) => i.kind === 'assistant').at(-1)!;
+    expect(last.kind === 'assistant' && last.text).toContain('108 in all');
+    expect(items.filter((i) => i.kind === 'user')[0]).toMatchObject({ text: expect.stringContaining('running tally') });
+  });
+});
