@@ -155,6 +155,16 @@ export interface SandboxFs {
 
 export type SandboxKind = 'just-bash' | 'webcontainer';
 
+/** What a sandbox can promise beyond the common contract. */
+export type SandboxCapabilities = {
+  /**
+   * An abort stops even a busy loop at once (another thread or process runs the commands, so
+   * the caller's signal is seen while the loop spins). False for a sandbox that interprets in
+   * the caller's thread: there a busy loop ends by its timeout or command limit.
+   */
+  preemptiveAbort: boolean;
+};
+
 /**
  * Where the agent's commands and files live.
  *
@@ -165,12 +175,15 @@ export type SandboxKind = 'just-bash' | 'webcontainer';
  * - Exit codes: 124 timeout, 126 limit exceeded, 127 command not found, 130 aborted.
  * - Output beyond `maxOutputChars` is kept as head + tail with a marker saying how much was cut.
  * - A timeout really stops the command, even a busy loop. An abort stops it as soon as the
- *   sandbox's thread is free: at once for WebContainer (another process); for just-bash, which
- *   runs in the caller's thread, at the command's next wait, else by its timeout or command limit.
+ *   sandbox's thread is free: at once when `capabilities.preemptiveAbort` (WebContainer: another
+ *   process; just-bash in a Worker); for just-bash in the caller's thread, at the command's next
+ *   wait, else by its timeout or command limit.
  */
 export interface Sandbox {
   readonly kind: SandboxKind;
   readonly workdir: string;
+  /** Absent means none beyond the common contract (`preemptiveAbort: false`). */
+  readonly capabilities?: SandboxCapabilities;
   exec(command: string, opts?: ExecOptions): Promise<ExecResult>;
   readonly fs: SandboxFs;
   /** Release workers and instances; the sandbox is unusable afterwards. */

@@ -115,6 +115,20 @@ type EventBody =
       estimator?: string;
     }
   | {
+      /**
+       * The API's own count of the request's input tokens (`count_tokens`), beside our estimate.
+       * Emitted when the run asks for exact counts and the model client can count.
+       */
+      type: 'context.counted';
+      estimate: number;
+      /** Null when the count failed; `error` says why. */
+      actual: number | null;
+      /** estimate − actual, and that as a share of actual. */
+      difference?: number;
+      relativeError?: number;
+      error?: string;
+    }
+  | {
       /** One compaction layer ran before a model call (fired or not); see `src/harness/context/`. */
       type: 'compaction.layer';
       layer: CompactionLayerName;

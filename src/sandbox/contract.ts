@@ -57,6 +57,11 @@ function abortAfter(ms: number): AbortController {
  */
 const BUSY_LOOP = 'while true; do s=$(echo spin); done';
 
+/** Whether `sb` promises that an abort stops even a busy loop at once. */
+function preemptive(sb: Sandbox): boolean {
+  return sb.capabilities?.preemptiveAbort === true;
+}
+
 /** WebContainer has one combined output stream, so stderr text arrives in `stdout` there. */
 function errText(sb: Sandbox, r: ExecResult): string {
   return sb.kind === 'webcontainer' ? r.stdout + r.stderr : r.stderr;
@@ -176,15 +181,31 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
-    // In a sandbox that interprets in the caller's thread (just-bash) the abort timer cannot run
-    // until the loop gives the thread back, so there the timeout is what stops it.
+    // In a sandbox that interprets in the caller's thread (just-bash without a Worker) the abort
+    // timer cannot run until the loop gives the thread back, so there the timeout is what stops it.
     name: 'a busy loop is stopped by its abort (130), or in a same-thread sandbox by its timeout (124)',
     async run(sb) {
       const controller = abortAfter(50);
       const r = await sb.exec(BUSY_LOOP, { signal: controller.signal, timeoutMs: 300 });
       expectTrue(r.aborted || r.timedOut, 'the busy loop was stopped', r);
       expectExit(r, r.aborted ? 130 : 124, 'exit code matches the reason');
-      if (sb.kind === 'webcontainer') expectTrue(r.aborted, 'a separate process is aborted, not timed out', r);
+      if (preemptive(sb)) expectTrue(r.aborted, 'a sandbox with preemptive abort is aborted, not timed out', r);
+    },
+  },
+  {
+    // What the Stop button relies on. The timeout is the clock: aborted at 100 ms, the loop must
+    // stop before its 1.5 s timeout would, so "aborted" (not "timedOut") means "within ~1 s".
+    name: 'an abort stops a busy loop with exit 130 within ~1 s, files intact (sandboxes with preemptive abort)',
+    async run(sb) {
+      if (!preemptive(sb)) return;
+      await sb.fs.writeFile('before-loop.txt', 'kept');
+      const controller = abortAfter(100);
+      const r = await sb.exec(BUSY_LOOP, { signal: controller.signal, timeoutMs: 1500 });
+      expectExit(r, 130, 'busy loop aborted after 100 ms (timeout 1.5 s)');
+      expectEqual([r.aborted, r.timedOut], [true, false], '[aborted, timedOut]');
+      expectEqual(await sb.fs.readFile('before-loop.txt'), 'kept', 'files written before the loop survive');
+      const after = await sb.exec('cat before-loop.txt');
+      expectEqual(after.stdout, 'kept', 'sandbox usable after the abort');
     },
   },
   {

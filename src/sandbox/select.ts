@@ -1,10 +1,11 @@
 /**
  * Picks the sandbox for a run and says why, in a sentence the UI shows next to the sandbox
  * badge. `auto` prefers WebContainer (real Node.js and npm) and falls back to just-bash; a
- * scenario that needs exact replays asks for just-bash outright.
+ * scenario that needs exact replays asks for just-bash outright. In a browser just-bash runs in a
+ * Web Worker (`justbash-worker/`), in Node in the caller's thread.
  */
 import type { Sandbox, SandboxKind } from '../harness/ports.ts';
-import { createJustBashSandbox } from './justbash/index.ts';
+import { canUseWorkers, createJustBashWorkerSandbox } from './justbash-worker/index.ts';
 
 export type SandboxPreference = 'auto' | 'just-bash' | 'webcontainer';
 
@@ -17,10 +18,30 @@ export type ChooseSandboxOptions = {
 
 export type ChosenSandbox = { sandbox: Sandbox; live: SandboxKind; reason: string };
 
+/**
+ * just-bash where it runs best: in a browser, in a Web Worker (a busy loop never freezes the page
+ * and Stop interrupts it); elsewhere (Node), or when the Worker cannot start, in this thread.
+ * `note` says which, for the reason sentence ('' for the plain in-thread case outside a browser).
+ */
+export async function createPreferredJustBash(opts: { files?: Record<string, string> } = {}): Promise<{ sandbox: Sandbox; note: string }> {
+  let note = '';
+  if (canUseWorkers()) {
+    try {
+      return { sandbox: await createJustBashWorkerSandbox(opts), note: 'in a Worker: Stop interrupts even a busy loop' };
+    } catch (err) {
+      note = `in the page's thread (${err instanceof Error ? err.message : String(err)}): a busy loop ends only by its timeout`;
+    }
+  }
+  // Loaded only now, so a page that uses the Worker never loads just-bash on its own thread.
+  const { createJustBashSandbox } = await import('./justbash/index.ts');
+  return { sandbox: await createJustBashSandbox(opts), note };
+}
+
 export async function chooseSandbox(pref: SandboxPreference, opts: ChooseSandboxOptions = {}): Promise<ChosenSandbox> {
   const files = opts.files ? { files: opts.files } : {};
   if (pref === 'just-bash') {
-    return { sandbox: await createJustBashSandbox(files), live: 'just-bash', reason: 'just-bash chosen by the scenario for exact replays' };
+    const { sandbox, note } = await createPreferredJustBash(files);
+    return { sandbox, live: 'just-bash', reason: `just-bash chosen by the scenario for exact replays${note ? `; ${note}` : ''}` };
   }
   try {
     // Loaded only now, so neither the adapter nor @webcontainer/api is in the first bundle.
@@ -37,6 +58,7 @@ export async function chooseSandbox(pref: SandboxPreference, opts: ChooseSandbox
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     const sentence = pref === 'webcontainer' ? `The scenario asked for WebContainer: ${why}` : why;
-    return { sandbox: await createJustBashSandbox(files), live: 'just-bash', reason: `${sentence} — using just-bash` };
+    const { sandbox, note } = await createPreferredJustBash(files);
+    return { sandbox, live: 'just-bash', reason: `${sentence} — using just-bash${note ? ` ${note}` : ''}` };
   }
 }

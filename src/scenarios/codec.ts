@@ -8,7 +8,9 @@
  * along.
  */
 import { gunzipSync, gzipSync, strToU8 } from 'fflate';
+import { migrateScenario } from './migrate.ts';
 import { parseScenario, type Scenario } from './schema.ts';
+import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 
 /** Largest payload accepted, in characters of base64url. */
 export const MAX_ENCODED_CHARS = 200 * 1024;
@@ -16,6 +18,8 @@ export const MAX_ENCODED_CHARS = 200 * 1024;
 export const MAX_DECODED_BYTES = 512 * 1024;
 
 export type DecodedLink = { ok: true; scenario: Scenario } | { ok: false; error: string };
+/** A link decoded as v1 (a v0 link is migrated); `from` is the version the link was written in. */
+export type DecodedLinkV1 = { ok: true; scenario: ScenarioV1; from: 0 | 1 } | { ok: false; error: string };
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
@@ -54,9 +58,36 @@ function linkFields(s: Scenario): Scenario {
   };
 }
 
+/** v1 fields by name, re-validated by the schema (strict): an extra field (a key) is dropped, never sent. */
+function linkFieldsV1(s: ScenarioV1): ScenarioV1 {
+  return scenarioV1Schema.parse({
+    version: 1,
+    id: s.id,
+    title: s.title,
+    description: s.description,
+    ...(s.notes !== undefined ? { notes: s.notes } : {}),
+    prompts: s.prompts,
+    files: s.files,
+    skills: s.skills,
+    memoryFiles: s.memoryFiles,
+    model: s.model,
+    settings: s.settings,
+    breakpoints: s.breakpoints,
+    steps: s.steps,
+    questions: s.questions,
+  });
+}
+
+const pack = (doc: unknown) => toBase64Url(gzipSync(strToU8(JSON.stringify(doc)), { level: 9, mtime: 0 }));
+
 /** The payload for `#s=`: JSON → gzip → base64url. */
 export function encodeScenarioLink(scenario: Scenario): string {
-  return toBase64Url(gzipSync(strToU8(JSON.stringify(linkFields(scenario))), { level: 9, mtime: 0 }));
+  return pack(linkFields(scenario));
+}
+
+/** The payload for `#s=` of a v1 scenario (what the app shares: prompts, lessons, recordings). */
+export function encodeScenarioLinkV1(scenario: ScenarioV1): string {
+  return pack(linkFieldsV1(scenario));
 }
 
 const kb = (n: number) => `${Math.round(n / 1024)} KB`;
@@ -74,7 +105,38 @@ export function decodeScenarioLink(fragment: string): DecodedLink {
   }
 }
 
+/**
+ * A payload → the scenario it carries as v1 (v0 and v1 links both open), or why not. Same limits
+ * and checks as `decodeScenarioLink`; never throws.
+ */
+export function decodeScenarioLinkV1(fragment: string): DecodedLinkV1 {
+  try {
+    const r = decodeJson(fragment);
+    if (!r.ok) return r;
+    const m = migrateScenario(r.json);
+    if (!m.ok) return { ok: false, error: invalid(m.errors) };
+    return { ok: true, scenario: m.scenario, from: m.from };
+  } catch (e) {
+    return { ok: false, error: `The link could not be read (${e instanceof Error ? e.message : String(e)}).` };
+  }
+}
+
+function invalid(errors: string[]): string {
+  const shown = errors.slice(0, 5).join('; ');
+  const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
+  return `The link's scenario is invalid: ${shown}${more}.`;
+}
+
 function decode(fragment: string): DecodedLink {
+  const r = decodeJson(fragment);
+  if (!r.ok) return r;
+  const parsed = parseScenario(r.json);
+  if (!parsed.ok) return { ok: false, error: invalid(parsed.errors) };
+  return { ok: true, scenario: parsed.scenario };
+}
+
+/** Size limits, base64url, gzip (bounded), UTF-8, JSON: the untyped document, or why not. */
+function decodeJson(fragment: string): { ok: true; json: unknown } | { ok: false; error: string } {
   const payload = fragment.replace(/^#/, '').replace(/^s=/, '').trim();
   if (payload === '') return { ok: false, error: 'The link carries no scenario (the part after #s= is empty).' };
   if (payload.length > MAX_ENCODED_CHARS) {
@@ -105,16 +167,11 @@ function decode(fragment: string): DecodedLink {
   } catch (e) {
     return { ok: false, error: `The link is garbled: its data is not JSON (${e instanceof Error ? e.message : String(e)}).` };
   }
-  const parsed = parseScenario(json);
-  if (!parsed.ok) {
-    const shown = parsed.errors.slice(0, 5).join('; ');
-    const more = parsed.errors.length > 5 ? ` (and ${parsed.errors.length - 5} more)` : '';
-    return { ok: false, error: `The link's scenario is invalid: ${shown}${more}.` };
-  }
-  return { ok: true, scenario: parsed.scenario };
+  return { ok: true, json };
 }
 
-/** The share URL for a scenario, on the page at `base` (origin + path). */
-export function scenarioLinkUrl(base: string, scenario: Scenario): string {
-  return `${base.replace(/#.*$/, '')}#s=${encodeScenarioLink(scenario)}`;
+/** The share URL for a scenario (v0 or v1), on the page at `base` (origin + path). */
+export function scenarioLinkUrl(base: string, scenario: Scenario | ScenarioV1): string {
+  const payload = scenario.version === 1 ? encodeScenarioLinkV1(scenario) : encodeScenarioLink(scenario);
+  return `${base.replace(/#.*$/, '')}#s=${payload}`;
 }

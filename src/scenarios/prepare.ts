@@ -15,6 +15,7 @@ import type { SessionGrants } from '../harness/permissions/session-grants.ts';
 import type { PermissionMode } from '../harness/permissions/types.ts';
 import type { JsHookRunner, MemoryStore } from '../harness/ports.ts';
 import { prepareMemory } from '../harness/memory/prepare.ts';
+import { withUserContent } from '../harness/loop/history.ts';
 import { mergeSettings, permissionContextOf } from '../harness/settings/merge.ts';
 import { applyTrust } from '../harness/trust/trust.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
@@ -66,6 +67,10 @@ export type PrepareOptions = {
   memory?: string;
   /** Memories to rank into the first prompt, and where "remember: …" facts are saved. */
   memoryStore?: MemoryStore;
+  /** Ask the model for an exact input count before each call (live runs: `count_tokens`). */
+  countTokens?: boolean;
+  /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
+  sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
 };
 
 export type PreparedRun = { input: LoopInput; deps: LoopDeps };
@@ -119,7 +124,12 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       : undefined;
 
   const input: LoopInput = {
-    messages: [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
+    // A resumed history can end with the user's side (an interrupted turn closed with results):
+    // the prompt joins that message so roles keep alternating.
+    messages:
+      history.length > 0 && history[history.length - 1]!.role === 'user'
+        ? withUserContent(history, [{ type: 'text', text: opts.prompt ?? scenario.prompt }])
+        : [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
     system: scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT,
     tools: builtinTools(),
     model: modelId,
@@ -127,9 +137,10 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     maxTurns: scenario.settings.maxTurns,
     cwd: sandbox.workdir,
     permissions,
-    ...(history.length === 0 ? { sessionStart: 'startup' as const } : {}),
+    ...(opts.sessionStart ? { sessionStart: opts.sessionStart } : history.length === 0 ? { sessionStart: 'startup' as const } : {}),
     ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
     ...(opts.contextState ? { contextState: opts.contextState } : {}),
+    ...(opts.countTokens ? { countTokens: true } : {}),
     ...(opts.memory ? { memory: opts.memory } : {}),
     ...(memory?.text ? { memory: memory.text } : {}),
     ...(memory ? { memoryInjected: memory.event } : {}),

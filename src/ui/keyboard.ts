@@ -7,6 +7,10 @@ export type ShortcutActions = {
   run: () => void;
   pause: () => void;
   stop: () => void;
+  /** Run to the next breakpoint. */
+  continue?: () => void;
+  /** Show the panels one event earlier. */
+  stepBack?: () => void;
 };
 
 function isTyping(target: EventTarget | null): boolean {
@@ -30,7 +34,11 @@ export function handleShortcut(e: KeyboardEvent, actions: ShortcutActions): void
           ? actions.pause
           : e.key === 'Escape'
             ? actions.stop
-            : null;
+            : e.key === 'c'
+              ? (actions.continue ?? null)
+              : e.key === 'b' || (e.key === 'S' && e.shiftKey)
+                ? (actions.stepBack ?? null)
+                : null;
   if (!action) return;
   e.preventDefault();
   action();

@@ -1,18 +1,44 @@
-import { expect, test } from './browser.ts';
-import { openApp, openSettings } from './app.ts';
+import { expect, test, type Page } from './browser.ts';
+import { openApp, openSettings, runStatus, waitForStatus } from './app.ts';
+import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
+import { fileEntry, linkPath, openAt, toolCalls } from './safety-fixtures.ts';
+
+/** A scenario whose one bash call is a pure busy loop: it only ends by Stop (or its 120 s timeout). */
+function busyLoopScenario(): Scenario {
+  const r = parseScenario({
+    id: 'busy-loop-link',
+    title: 'A busy loop to stop',
+    description: 'The bash call spins forever; Stop must end it while the page stays usable.',
+    prompt: 'Spin.',
+    files: { 'keep.txt': 'kept\n' },
+    model: {
+      kind: 'scripted',
+      turns: [
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'while true; do :; done' } }] },
+        { content: [{ type: 'text', text: 'Done spinning.' }] },
+      ],
+    },
+    settings: { maxTurns: 5, maxTokens: 2048, sandbox: 'just-bash' },
+  });
+  if (!r.ok) throw new Error(r.errors.join('\n'));
+  return r.scenario;
+}
 
 test('sandbox-status names just-bash and says why', async ({ page }) => {
   await openApp(page);
   await openSettings(page);
   const status = page.getByTestId('sandbox-status');
   // The choice may take a while under 'auto': WebContainer's boot is raced against a timeout first.
-  await expect.poll(async () => (await status.textContent()) ?? '', { timeout: 45_000 }).toMatch(/just-bash/i);
+  // In the browser it runs in a Worker, and says what that buys.
+  await expect
+    .poll(async () => (await status.textContent()) ?? '', { timeout: 45_000 })
+    .toMatch(/just-bash[\s\S]*in a Worker: Stop interrupts even a busy loop/i);
   const text = ((await status.textContent()) ?? '').replace(/\s+/g, ' ');
   // A reason, not just a name.
   expect(text.replace(/just-bash/gi, '').trim().length).toBeGreaterThan(10);
 });
 
-test('the sandbox contract self-check passes on just-bash in Chromium', async ({ page }) => {
+test('the sandbox contract self-check passes on just-bash in a Worker in Chromium', async ({ page }) => {
   await openApp(page);
   await openSettings(page);
   const button = page.getByTestId('btn-selfcheck').or(page.getByRole('button', { name: /self-check/i })).first();
@@ -28,4 +54,64 @@ test('the sandbox contract self-check passes on just-bash in Chromium', async ({
   expect(rowsOk.length).toBeGreaterThanOrEqual(5);
   const failed = rowsOk.filter((r) => r.ok !== 'true');
   expect(failed, 'every contract check passes').toEqual([]);
+  // The strict case ran on a sandbox that promises a preemptive abort (the Worker), and passed.
+  expect(rowsOk.some((r) => r.text.includes('an abort stops a busy loop with exit 130 within ~1 s'))).toBe(true);
+  console.log(`self-check rows (name, time incl. worker start-up):\n  ${rowsOk.map((r) => r.text.replace(/\s+/g, ' ')).join('\n  ')}`);
+});
+
+/**
+ * Whether the sandbox Worker is busy: a probe evaluated in it does not come back within
+ * `patienceMs` (an idle worker answers in milliseconds; one spinning in a loop cannot answer).
+ */
+async function sandboxWorkerBusy(page: Page, patienceMs: number): Promise<boolean> {
+  const worker = page.workers().find((w) => /\/sandbox-worker-[\w-]+\.js$/.test(w.url()));
+  if (!worker) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const busy = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), patienceMs)));
+  const answered = worker.evaluate(() => false).catch(() => false);
+  const result = await Promise.race([answered, busy]);
+  clearTimeout(timer);
+  return result;
+}
+
+test('Stop ends a busy loop in the sandbox at once, and the page stays responsive while it spins', async ({ page }) => {
+  await openAt(page, linkPath(busyLoopScenario()));
+  await page.getByTestId('btn-run').click();
+  const dialog = page.getByTestId('permission-dialog');
+  // Answer the permission question (the loop is not read-only), then wait until the loop spins.
+  // (The event list shows tool.started only once the tool returns: the run controller buffers
+  // events between paints and the next pull waits for the tool, so the worker is what we ask.)
+  await expect
+    .poll(
+      async () => {
+        if (await dialog.isVisible()) await page.getByTestId('btn-allow-once').click();
+        return sandboxWorkerBusy(page, 1500);
+      },
+      { timeout: 45_000 },
+    )
+    .toBe(true);
+  expect(await runStatus(page)).toBe('running');
+
+  // The loop spins in the Worker; the page's thread is free: the theme toggle works at once.
+  const html = page.locator('html');
+  const before = await html.getAttribute('data-theme');
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(() => html.getAttribute('data-theme'), { timeout: 5_000 }).not.toBe(before);
+  expect(await runStatus(page), 'still spinning: nothing but Stop ends this loop').toBe('running');
+
+  const clicked = Date.now();
+  await page.getByTestId('btn-stop').click();
+  // The loop's own timeout is 120 s: ending within seconds means Stop ended it.
+  await waitForStatus(page, 'aborted');
+  console.log(`Stop → run-status "aborted" in ${Date.now() - clicked} ms (busy loop in the Worker)`);
+  const result = await toolCalls(page).first().getByTestId('tool-result').textContent();
+  expect(result).toMatch(/Command was aborted: the run was stopped by the user/);
+  // Stopped in place through shared memory, not by replacing the worker.
+  expect(result).not.toMatch(/restarted/);
+  expect(await page.getByTestId('event-list').locator('[data-testid="event-row"][data-type="tool.result"]').count()).toBe(1);
+  // The files are intact, the worker answers again, and the page still works.
+  await fileEntry(page, '/home/project/keep.txt').waitFor();
+  expect(await sandboxWorkerBusy(page, 10_000)).toBe(false);
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(() => html.getAttribute('data-theme')).toBe(before);
 });

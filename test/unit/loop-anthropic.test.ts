@@ -77,3 +77,27 @@ describe('agentLoop over the real SDK and the fake Anthropic server', () => {
     expect(JSON.stringify(events)).not.toContain('sk-test-dummy');
   });
 });
+
+describe('exact token counts', () => {
+  it('asks count_tokens before each call and reports it beside the estimate', async () => {
+    const { input, deps } = await liveSetup([{ content: [{ type: 'text', text: 'hi' }] }]);
+    const { events } = await drain({ ...input, countTokens: true }, deps);
+    const counted = ofType(events, 'context.counted');
+    expect(counted).toHaveLength(1);
+    expect(counted[0]!.actual).toBeGreaterThan(0);
+    expect(counted[0]!.estimate).toBe(ofType(events, 'context.assembled')[0]!.total);
+    expect(counted[0]!.difference).toBe(counted[0]!.estimate - counted[0]!.actual!);
+    expect(server.requests.some((r) => r.path === '/v1/messages/count_tokens')).toBe(true);
+    // the count comes before the request it describes
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('context.counted')).toBeLessThan(types.indexOf('model.request'));
+  });
+
+  it('a failed count is reported and the run goes on', async () => {
+    const { input, deps } = await liveSetup([{ content: [{ type: 'text', text: 'hi' }] }]);
+    const failing = { ...deps.model, countTokens: async () => Promise.reject(new Error('count_tokens is not available here')) };
+    const { events, result } = await drain({ ...input, countTokens: true }, { ...deps, model: failing });
+    expect(ofType(events, 'context.counted')[0]).toMatchObject({ actual: null, error: 'count_tokens is not available here' });
+    expect(result.reason).toBe('completed');
+  });
+});

@@ -16,6 +16,12 @@ describe('chooseSandbox', () => {
     expect(await chosen.sandbox.fs.readFile('a.txt')).toBe('A');
   });
 
+  it('outside a browser (no Worker) runs just-bash in this thread, which does not promise a preemptive abort', async () => {
+    const chosen = await chooseSandbox('just-bash');
+    expect(chosen.sandbox.capabilities?.preemptiveAbort).toBe(false);
+    expect(chosen.reason).not.toMatch(/Worker/);
+  });
+
   it('falls back to just-bash with a reason when the page is not cross-origin isolated', async () => {
     const chosen = await chooseSandbox('auto', { files: { 'b.txt': 'B' } });
     expect(chosen.live).toBe('just-bash');

@@ -4,50 +4,49 @@
  * It is an async generator so the consumer decides the pace: pulling one event is a "step",
  * pulling until a kind of event is a breakpoint. All state lives in one `LoopState`, rebuilt whole
  * at every continue site with a `transition.reason`; every retry changes what the model sees and is
- * bounded by a budget kept in that state.
+ * bounded by a budget kept in that state. Each mechanism has one call site here (see README.md):
+ * the prompt site, the context site, the model call, the tool site (permissions and hooks inside),
+ * and the stop site.
  */
+import { readToolResultTool, storedResultsOf } from '../context/read-tool-result-tool.ts';
+import { recordCacheUsage } from '../context/pipeline.ts';
+import { emptyContextState } from '../context/state.ts';
 import type { Message, ModelRequest, TextBlock, ToolResultBlock, ToolUseBlock } from '../messages.ts';
 import { addUsage, emptyUsage, textOf } from '../messages.ts';
+import { rememberExchange } from '../memory/remember.ts';
 import { prefilterTools } from '../permissions/prefilter.ts';
 import type { PermissionContext } from '../permissions/types.ts';
 import type { ModelError } from '../ports.ts';
 import { FileState } from '../tools/file-state.ts';
 import { toolSchemaOf } from '../tools/tool.ts';
-import type { ExitReason, MessageOrigin, TraceEvent, TraceEventBody, TransitionReason } from '../trace.ts';
-import { prepareContext, reactiveCompact, recordCacheUsage, type PrepareContextArgs, type PreparedContext } from '../context/pipeline.ts';
-import { emptyContextState } from '../context/state.ts';
-import { modelSummarizer, type Summarize } from '../context/summarizer.ts';
-import { readToolResultTool, storedResultsOf } from '../context/read-tool-result-tool.ts';
-import { rememberExchange } from '../memory/remember.ts';
+import type { TraceEvent, TransitionReason } from '../trace.ts';
 import { backoffMs } from './backoff.ts';
-import { callModel, type ModelCallOutcome } from './call-model.ts';
-import { withUserContent } from './history.ts';
+import { callModel } from './call-model.ts';
+import { createContextSite } from './context-site.ts';
+import { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, stopHookFeedback } from './meta-messages.ts';
+import { promptSite } from './prompt-site.ts';
 import { runTools } from './run-tools.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState, type RunResult } from './types.ts';
 
 export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerator<TraceEvent, RunResult> {
-  const agentId = deps.agentId ?? 'main';
   const budgets = { ...DEFAULT_BUDGETS, ...input.budgets };
   const signal = input.signal ?? new AbortController().signal;
   const cwd = input.cwd ?? deps.sandbox.workdir;
   const files = deps.files ?? new FileState();
   const permissions: PermissionContext = input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir };
+  const emit = new RunEmitter(deps.clock, deps.agentId ?? 'main');
+  const hooks: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd };
+
   // Originals of tool results the context layers replaced by references stay readable.
-  // `latestContext` is the newest pipeline state, even mid-turn (before the next LoopState exists).
-  let latestContext = input.contextState ?? emptyContextState();
-  const tools = [...input.tools, readToolResultTool(storedResultsOf(() => latestContext))];
+  const initialContext = input.contextState ?? emptyContextState();
+  const tools = [...input.tools, readToolResultTool(storedResultsOf(() => context.latest()))];
   // A bare deny removes the tool from the model's view: it cannot even try it.
   const { visible: visibleTools, hidden: hiddenTools } = prefilterTools(tools, permissions.rules);
-  const toolCaps = Object.fromEntries(visibleTools.map((t) => [t.name, t.maxResultChars]));
   const toolSchemas = visibleTools.map(toolSchemaOf);
-  const hookEnv: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd };
-
-  let seq = 0;
-  let currentTurn = 0;
-  const stamp = (body: TraceEventBody): TraceEvent =>
-    ({ ...body, seq: ++seq, ts: deps.clock.now(), agentId, turn: currentTurn }) as TraceEvent;
+  const toolCaps = Object.fromEntries(visibleTools.map((t) => [t.name, t.maxResultChars]));
+  const context = createContextSite({ input, deps, emit, hooks, toolSchemas, toolCaps, initial: initialContext });
 
   const changed = new Set<string>();
   const unwatch = deps.sandbox.fs.watch((e) => e.paths.forEach((p) => changed.add(p)));
@@ -65,78 +64,14 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     modelRetries: 0,
     emptyRetryUsed: false,
     stopHookBlocks: 0,
-    context: latestContext,
+    context: initialContext,
     lastRequest: null,
     reactiveCompactUsed: false,
     transition: null,
   };
 
-  /** Appends (or, when merging into the last user message, replaces) and reports it. */
-  const append = (messages: Message[], message: Message, origin: MessageOrigin) => {
-    const next = [...messages, message];
-    return { messages: next, event: stamp({ type: 'message.appended', origin, message, index: next.length - 1 }) };
-  };
-  const addUser = (messages: Message[], content: Parameters<typeof withUserContent>[1], origin: MessageOrigin) => {
-    const next = withUserContent(messages, content);
-    const index = next.length - 1;
-    return { messages: next, event: stamp({ type: 'message.appended', origin, message: next[index]!, index }) };
-  };
-
-  function* exit(reason: ExitReason, s: LoopState, error?: ModelError, detail?: string): Generator<TraceEvent, RunResult> {
-    yield stamp({ type: 'transition', reason, ...(detail ? { detail } : {}) });
-    yield stamp({ type: 'run.end', reason, turns: s.turn, usage: s.usage, ...(error ? { error } : {}) });
-    return { reason, messages: s.messages, turns: s.turn, usage: s.usage, contextState: s.context, ...(error ? { error } : {}) };
-  }
-  const next = (reason: TransitionReason, detail?: string) =>
-    stamp({ type: 'transition', reason, ...(detail ? { detail } : {}) });
-  /** Fires one hook event; its `hook.run` events are buffered in `out` for the caller to yield. */
-  const hook = (payload: Parameters<typeof fireHook>[0], out: TraceEvent[]) =>
-    drainInto(fireHook(payload, hookEnv), (e) => out.push(stamp(e)));
-
-  // Auto-compact's summary call, with PreCompact hooks first (their events pass through).
-  const baseSummarize: Summarize = deps.summarize ?? modelSummarizer(deps.model, { model: input.model });
-  const summarize: Summarize = async function* (messages, sig, info) {
-    yield* fireHook({ event: 'PreCompact', trigger: 'auto', customInstructions: '' }, hookEnv);
-    const r = baseSummarize(messages, sig, info);
-    return Symbol.asyncIterator in r ? yield* r : await r;
-  };
-  /** Runs the context pipeline, adopting a rewritten history; PostCompact fires after a compaction. */
-  async function* assemble(messages: Message[], context: PrepareContextArgs['state'], reactive: boolean): AsyncGenerator<TraceEvent, PreparedContext> {
-    const args: PrepareContextArgs = {
-      messages,
-      system: input.system,
-      tools: toolSchemas,
-      model: input.model,
-      state: context,
-      toolCaps,
-      summarize,
-      signal,
-      now: deps.clock.now(),
-      ...(input.context ? { settings: input.context } : {}),
-      ...(input.memory ? { memory: input.memory } : {}),
-    };
-    const gen = reactive ? reactiveCompact(args) : prepareContext(args);
-    let step = await gen.next();
-    while (!step.done) {
-      yield stamp(step.value);
-      step = await gen.next();
-    }
-    const prep = step.value;
-    latestContext = prep.nextState;
-    if (prep.committed) {
-      const layers = prep.compaction ? ['auto_compact'] : [];
-      yield stamp({ type: 'history.rewritten', messages: prep.committed, layers, messagesBefore: messages.length });
-    }
-    if (prep.compaction) {
-      const buffered: TraceEvent[] = [];
-      await hook({ event: 'PostCompact', trigger: 'auto', summary: prep.compaction.summary }, buffered);
-      yield* buffered;
-    }
-    return prep;
-  }
-
   try {
-    yield stamp({
+    yield emit.stamp({
       type: 'run.start',
       model: input.model,
       modelClient: deps.model.name,
@@ -145,65 +80,42 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       maxTurns: input.maxTurns,
     });
     if (hiddenTools.length > 0) {
-      yield stamp({ type: 'permission.prefilter', hidden: hiddenTools, visible: visibleTools.map((t) => t.name) });
+      yield emit.stamp({ type: 'permission.prefilter', hidden: hiddenTools, visible: visibleTools.map((t) => t.name) });
     }
+    if (input.memoryInjected) yield emit.stamp(input.memoryInjected);
     const last = state.messages[state.messages.length - 1];
-    if (input.memoryInjected) yield stamp(input.memoryInjected);
     if (last?.role === 'user') {
-      yield stamp({ type: 'message.appended', origin: 'user', message: last, index: state.messages.length - 1 });
-      // SessionStart and UserPromptSubmit hooks may add context to the prompt, or block it.
-      const extra: TextBlock[] = [];
-      const buffered: TraceEvent[] = [];
-      if (input.sessionStart) {
-        const o = await hook({ event: 'SessionStart', source: input.sessionStart, model: input.model }, buffered);
-        yield* buffered.splice(0);
-        if (o?.additionalContext) extra.push({ type: 'text', text: `SessionStart hook context:\n${o.additionalContext}` });
-        if (o?.stopRun) return yield* exit('hook_stopped', state, undefined, o.stopRun.reason);
-      }
-      const o = await hook({ event: 'UserPromptSubmit', prompt: textOf(last) }, buffered);
-      yield* buffered.splice(0);
-      if (o?.block) {
-        // The blocked prompt never enters the history.
-        const dropped = { ...state, messages: state.messages.slice(0, -1) };
-        return yield* exit('prompt_blocked', dropped, undefined, `A UserPromptSubmit hook blocked the prompt: ${o.reason ?? 'no reason given'}`);
-      }
-      if (o?.stopRun) return yield* exit('hook_stopped', state, undefined, o.stopRun.reason);
-      if (o?.additionalContext) extra.push({ type: 'text', text: `UserPromptSubmit hook context:\n${o.additionalContext}` });
-      if (extra.length > 0) {
-        const u = addUser(state.messages, extra, 'meta');
-        state = { ...state, messages: u.messages };
-        yield u.event;
-      }
+      yield emit.stamp({ type: 'message.appended', origin: 'user', message: last, index: state.messages.length - 1 });
     }
+    // The prompt site: SessionStart and UserPromptSubmit hooks.
+    const started = yield* promptSite(input, state, emit, hooks);
+    if ('done' in started) return started.done;
+    state = started.state;
 
     while (true) {
       const { transition } = state;
       let { messages } = state;
       // A retry answers the same turn: the server failed, or the history was compacted to fit.
       const isRetry = transition?.reason === 'model_retry' || transition?.reason === 'reactive_compact_retry';
-      if (signal.aborted) return yield* exit('aborted', state, undefined, 'Stopped by the user.');
+      if (signal.aborted) return yield* emit.exit('aborted', state, undefined, 'Stopped by the user.');
       if (!isRetry && state.turn >= input.maxTurns) {
-        return yield* exit('max_turns', state, undefined, `Reached the limit of ${input.maxTurns} model calls.`);
+        return yield* emit.exit('max_turns', state, undefined, `Reached the limit of ${input.maxTurns} model calls.`);
       }
       const turn = isRetry ? state.turn : state.turn + 1;
       const attempt = isRetry ? state.modelRetries + 1 : 1;
-      currentTurn = turn;
-      if (!isRetry) yield stamp({ type: 'turn.start' });
+      emit.turn = turn;
+      if (!isRetry) yield emit.stamp({ type: 'turn.start' });
 
-      // The five context layers run on the stored history; the model sees their projection.
-      const prep = yield* assemble(messages, state.context, false);
+      // The context site: the five layers run on the stored history; the model sees their projection.
+      const prep = yield* context.assemble(messages, state.context, false);
       if (prep.committed) messages = prep.committed;
       const request: ModelRequest = { model: input.model, max_tokens: input.maxTokens, ...prep.request };
-      yield stamp({ type: 'model.request', request, attempt });
+      if (input.countTokens && deps.model.countTokens && !isRetry) yield emit.stamp(await context.count(request, prep.tokens.projected));
+      yield emit.stamp({ type: 'model.request', request, attempt });
 
+      // The model call.
       const startedAt = deps.clock.now();
-      const call = callModel(deps.model, request, signal);
-      let step = await call.next();
-      while (!step.done) {
-        yield stamp(step.value);
-        step = await call.next();
-      }
-      const outcome: ModelCallOutcome = step.value;
+      const outcome = yield* emit.pass(callModel(deps.model, request, signal));
       const usage = addUsage(state.usage, outcome.usage);
 
       if (!outcome.ok) {
@@ -213,19 +125,19 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           const kept = outcome.partial.filter((b) => b.type !== 'tool_use');
           let msgs = messages;
           if (kept.length > 0) {
-            const a = append(messages, { role: 'assistant', content: kept }, 'assistant');
+            const a = emit.append(messages, { role: 'assistant', content: kept }, 'assistant');
             msgs = a.messages;
             yield a.event;
           }
-          return yield* exit('aborted', { ...state, messages: msgs, turn, usage, context: prep.nextState }, undefined, 'Stopped by the user.');
+          return yield* emit.exit('aborted', { ...state, messages: msgs, turn, usage, context: prep.nextState }, undefined, 'Stopped by the user.');
         }
         if (error.retryable && state.modelRetries < budgets.modelRetries) {
           const delay = error.retryAfterMs ?? backoffMs(state.modelRetries, budgets.maxBackoffMs);
-          yield stamp({ type: 'model.error', error, attempt, retryInMs: delay });
+          yield emit.stamp({ type: 'model.error', error, attempt, retryInMs: delay });
           try {
             await deps.clock.sleep(delay, signal);
           } catch {
-            return yield* exit('aborted', { ...state, messages, turn, usage, context: prep.nextState }, undefined, 'Stopped by the user while waiting to retry.');
+            return yield* emit.exit('aborted', { ...state, messages, turn, usage, context: prep.nextState }, undefined, 'Stopped by the user while waiting to retry.');
           }
           state = {
             messages,
@@ -240,13 +152,13 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
             reactiveCompactUsed: state.reactiveCompactUsed,
             transition: { reason: 'model_retry', detail: `retry ${state.modelRetries + 1} of ${budgets.modelRetries} after ${error.kind}` },
           };
-          yield next('model_retry', state.transition!.detail);
+          yield emit.next('model_retry', state.transition!.detail);
           continue;
         }
         if (error.kind === 'prompt_too_long' && !state.reactiveCompactUsed) {
           // Summarise and retry once per turn: the reactive_compact_retry continue site.
-          yield stamp({ type: 'model.error', error, attempt });
-          const compacted = yield* assemble(messages, prep.nextState, true);
+          yield emit.stamp({ type: 'model.error', error, attempt });
+          const compacted = yield* context.assemble(messages, prep.nextState, true);
           if (compacted.compaction && compacted.committed) {
             state = {
               messages: compacted.committed,
@@ -264,19 +176,20 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
                 detail: `summarised ${compacted.compaction.messagesBefore} messages into ${compacted.compaction.messagesAfter}`,
               },
             };
-            yield next('reactive_compact_retry', state.transition!.detail);
+            yield emit.next('reactive_compact_retry', state.transition!.detail);
             continue;
           }
-          return yield* exit('model_error', { ...state, messages, turn, usage, context: compacted.nextState }, error, `prompt too long and the compact failed: ${compacted.compactError ?? 'unknown'}`);
+          const why = `prompt too long and the compact failed: ${compacted.compactError ?? 'unknown'}`;
+          return yield* emit.exit('model_error', { ...state, messages, turn, usage, context: compacted.nextState }, error, why);
         }
-        yield stamp({ type: 'model.error', error, attempt });
+        yield emit.stamp({ type: 'model.error', error, attempt });
         const why = error.retryable ? `gave up after ${state.modelRetries} retries` : 'not retryable';
-        return yield* exit('model_error', { ...state, messages, turn, usage, context: prep.nextState }, error, `${error.kind}: ${why}`);
+        return yield* emit.exit('model_error', { ...state, messages, turn, usage, context: prep.nextState }, error, `${error.kind}: ${why}`);
       }
 
       const { blocks, stopReason, malformed } = outcome;
       const assistant: Message = { role: 'assistant', content: blocks };
-      yield stamp({
+      yield emit.stamp({
         type: 'model.response',
         stopReason,
         usage: outcome.usage,
@@ -288,7 +201,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       // An empty assistant message is never sent back: it would be rejected by the API.
       let msgs = messages;
       if (blocks.length > 0) {
-        const a = append(msgs, assistant, 'assistant');
+        const a = emit.append(msgs, assistant, 'assistant');
         msgs = a.messages;
         yield a.event;
       }
@@ -297,53 +210,51 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         ...(state.lastRequest ? { prev: state.lastRequest } : {}),
         current: request,
       });
-      yield stamp(cache.event);
+      yield emit.stamp(cache.event);
       const base = { turn, usage, modelRetries: 0, context: cache.state, lastRequest: request, reactiveCompactUsed: false };
 
       if (stopReason === 'refusal') {
-        return yield* exit('refusal', { ...state, ...base, messages: msgs }, undefined, 'The model declined to continue.');
+        return yield* emit.exit('refusal', { ...state, ...base, messages: msgs }, undefined, 'The model declined to continue.');
       }
 
+      // The tool site: permissions, PreToolUse / PostToolUse hooks and the tools themselves.
       const toolUses = blocks.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       let results: (ToolResultBlock | TextBlock)[] = [];
       let stopRun: { reason: string } | undefined;
       if (toolUses.length > 0) {
-        const run = runTools(toolUses, {
-          tools: visibleTools,
-          context: { sandbox: deps.sandbox, cwd, signal, files, clock: deps.clock, ids: deps.ids, agentId },
-          malformed,
-          takeChangedPaths,
-          permissions,
-          ...(deps.prompt ? { prompt: deps.prompt } : {}),
-          ...(deps.sessionGrants ? { session: deps.sessionGrants } : {}),
-          hooks: hookEnv,
-        });
-        let r = await run.next();
-        while (!r.done) {
-          yield stamp(r.value);
-          r = await run.next();
-        }
-        results = [...r.value.results, ...r.value.notes];
-        stopRun = r.value.stopRun;
+        const ran = yield* emit.pass(
+          runTools(toolUses, {
+            tools: visibleTools,
+            context: { sandbox: deps.sandbox, cwd, signal, files, clock: deps.clock, ids: deps.ids, agentId: emit.agentId },
+            malformed,
+            takeChangedPaths,
+            permissions,
+            ...(deps.prompt ? { prompt: deps.prompt } : {}),
+            ...(deps.sessionGrants ? { session: deps.sessionGrants } : {}),
+            hooks,
+          }),
+        );
+        results = [...ran.results, ...ran.notes];
+        stopRun = ran.stopRun;
       }
       if (stopRun && !signal.aborted) {
-        const u = results.length > 0 ? addUser(msgs, results, 'tool_results') : null;
+        const u = results.length > 0 ? emit.addUser(msgs, results, 'tool_results') : null;
         if (u) yield u.event;
-        return yield* exit('hook_stopped', { ...state, ...base, messages: u?.messages ?? msgs }, undefined, stopRun.reason);
+        return yield* emit.exit('hook_stopped', { ...state, ...base, messages: u?.messages ?? msgs }, undefined, stopRun.reason);
       }
 
       if (stopReason === 'max_tokens') {
         if (state.outputRecoveries >= budgets.maxOutputTokensRecoveries) {
-          const u = results.length > 0 ? addUser(msgs, results, 'tool_results') : null;
+          const u = results.length > 0 ? emit.addUser(msgs, results, 'tool_results') : null;
           if (u) yield u.event;
           const error: ModelError = {
             kind: 'unknown',
             message: `The model hit its output limit ${state.outputRecoveries + 1} times in a row. Raise max tokens or ask for smaller steps.`,
             retryable: false,
           };
-          return yield* exit('model_error', { ...state, ...base, messages: u?.messages ?? msgs }, error, 'max_tokens recovery budget spent');
+          return yield* emit.exit('model_error', { ...state, ...base, messages: u?.messages ?? msgs }, error, 'max_tokens recovery budget spent');
         }
-        const u = addUser(msgs, [...results, { type: 'text', text: MAX_TOKENS_RESUME }], results.length > 0 ? 'tool_results' : 'meta');
+        const u = emit.addUser(msgs, [...results, { type: 'text', text: MAX_TOKENS_RESUME }], results.length > 0 ? 'tool_results' : 'meta');
         yield u.event;
         state = {
           ...base,
@@ -356,17 +267,15 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
             detail: `recovery ${state.outputRecoveries + 1} of ${budgets.maxOutputTokensRecoveries}`,
           },
         };
-        yield next('max_output_tokens_recovery', state.transition!.detail);
+        yield emit.next('max_output_tokens_recovery', state.transition!.detail);
         continue;
       }
 
       if (toolUses.length > 0) {
         // Nudge once for malformed input; never twice in a row (the error results still go back).
         const nudge = malformed.length > 0 && transition?.reason !== 'malformed_tool_use_retry';
-        const content: Parameters<typeof withUserContent>[1] = nudge
-          ? [...results, { type: 'text', text: MALFORMED_TOOL_USE_RETRY }]
-          : results;
-        const u = addUser(msgs, content, 'tool_results');
+        const content = nudge ? [...results, { type: 'text' as const, text: MALFORMED_TOOL_USE_RETRY }] : results;
+        const u = emit.addUser(msgs, content, 'tool_results');
         yield u.event;
         const reason: TransitionReason = nudge ? 'malformed_tool_use_retry' : 'next_turn';
         const detail = nudge ? `${malformed.length} tool call(s) with invalid JSON input` : undefined;
@@ -378,7 +287,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           stopHookBlocks: 0,
           transition: { reason, ...(detail ? { detail } : {}) },
         };
-        yield next(reason, detail);
+        yield emit.next(reason, detail);
         continue;
       }
 
@@ -392,12 +301,12 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           stopHookBlocks: 0,
           transition: { reason: 'next_turn', detail: 'pause_turn' },
         };
-        yield next('next_turn', 'pause_turn');
+        yield emit.next('next_turn', 'pause_turn');
         continue;
       }
 
       if (blocks.length === 0 && !state.emptyRetryUsed) {
-        const u = addUser(msgs, [{ type: 'text', text: EMPTY_RESPONSE_RETRY }], 'meta');
+        const u = emit.addUser(msgs, [{ type: 'text', text: EMPTY_RESPONSE_RETRY }], 'meta');
         yield u.event;
         state = {
           ...base,
@@ -407,20 +316,20 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           stopHookBlocks: state.stopHookBlocks,
           transition: { reason: 'empty_response_retry' },
         };
-        yield next('empty_response_retry', 'the reply was empty');
+        yield emit.next('empty_response_retry', 'the reply was empty');
         continue;
       }
 
-      // The model wants to stop: Stop hooks may keep it going, a bounded number of times.
+      // The stop site: Stop hooks may keep the model going, a bounded number of times.
       const buffered: TraceEvent[] = [];
-      const stop = await hook(
-        { event: 'Stop', stopHookActive: transition?.reason === 'stop_hook_blocking', lastAssistantMessage: textOf(assistant) },
-        buffered,
+      const stop = await drainInto(
+        fireHook({ event: 'Stop', stopHookActive: transition?.reason === 'stop_hook_blocking', lastAssistantMessage: textOf(assistant) }, hooks),
+        (e) => buffered.push(emit.stamp(e)),
       );
       yield* buffered;
-      if (stop?.stopRun) return yield* exit('hook_stopped', { ...state, ...base, messages: msgs }, undefined, stop.stopRun.reason);
+      if (stop?.stopRun) return yield* emit.exit('hook_stopped', { ...state, ...base, messages: msgs }, undefined, stop.stopRun.reason);
       if (stop?.block && state.stopHookBlocks < budgets.stopHookBlocks && !signal.aborted) {
-        const u = addUser(msgs, [{ type: 'text', text: stopHookFeedback(stop.reason) }], 'meta');
+        const u = emit.addUser(msgs, [{ type: 'text', text: stopHookFeedback(stop.reason) }], 'meta');
         yield u.event;
         state = {
           ...base,
@@ -430,16 +339,16 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           stopHookBlocks: state.stopHookBlocks + 1,
           transition: { reason: 'stop_hook_blocking', detail: `block ${state.stopHookBlocks + 1} of ${budgets.stopHookBlocks}` },
         };
-        yield next('stop_hook_blocking', state.transition!.detail);
+        yield emit.next('stop_hook_blocking', state.transition!.detail);
         continue;
       }
       const why = stop?.block ? `a Stop hook asked to continue, but its budget of ${budgets.stopHookBlocks} is spent` : undefined;
       if (deps.memoryStore) {
         // Facts the person asked to keep ("remember: …") go to the memory store for later sessions.
         const extracted = await rememberExchange({ store: deps.memoryStore, messages: msgs, ids: deps.ids, now: deps.clock.now() });
-        if (extracted.added.length > 0 || extracted.problems.length > 0) yield stamp(extracted);
+        if (extracted.added.length > 0 || extracted.problems.length > 0) yield emit.stamp(extracted);
       }
-      return yield* exit('completed', { ...state, ...base, messages: msgs }, undefined, why);
+      return yield* emit.exit('completed', { ...state, ...base, messages: msgs }, undefined, why);
     }
   } finally {
     unwatch();

@@ -49,6 +49,8 @@ export type LoopInput = {
   memory?: string;
   /** How `memory` was chosen, reported as a `memory.injected` event at the start of the run. */
   memoryInjected?: MemoryInjectedEvent;
+  /** Ask the model client for an exact input count before each call (`context.counted`). */
+  countTokens?: boolean;
 };
 
 export type LoopBudgets = {

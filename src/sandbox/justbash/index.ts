@@ -27,6 +27,12 @@ export type JustBashSandboxOptions = {
   files?: Record<string, string>;
   /** Extra environment for every command. */
   env?: Record<string, string>;
+  /**
+   * Raise just-bash's loop and command-count limits (100,000 each by default). In the caller's
+   * thread they are what ends a busy loop an abort cannot reach; in a Worker, where an abort
+   * can, the timeout is the limit instead, as in a real shell.
+   */
+  limits?: { maxCommandCount?: number; maxLoopIterations?: number };
 };
 
 /** Upper bound for one command when the caller gives no timeout (matches the Bash tool's max). */
@@ -45,7 +51,7 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
     fs,
     cwd: WORKDIR,
     env: { HOME: WORKDIR, USER: 'user', ...opts.env },
-    executionLimits: { maxExecutionTimeMs: MAX_EXEC_MS, maxOutputSize: BACKEND_MAX_OUTPUT_BYTES },
+    executionLimits: { maxExecutionTimeMs: MAX_EXEC_MS, maxOutputSize: BACKEND_MAX_OUTPUT_BYTES, ...opts.limits },
   });
   await fs.mkdir(WORKDIR, { recursive: true });
   hub.clear();
@@ -90,6 +96,8 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
   return {
     kind: 'just-bash',
     workdir: WORKDIR,
+    // Same thread as the caller: an abort waits for the loop to yield (see the note above).
+    capabilities: { preemptiveAbort: false },
     exec,
     fs: new JustBashFs(fs, hub),
     dispose: () => {

@@ -205,6 +205,7 @@ export async function createWebContainerSandbox(opts: WebContainerSandboxOptions
 
   return {
     kind: 'webcontainer',
+    capabilities: { preemptiveAbort: true },
     workdir: WORKDIR,
     exec,
     fs,

@@ -57,6 +57,8 @@ export function summarize(e: TraceEvent): string {
       return `${e.layers.length ? e.layers.join(', ') : 'context layers'} · ${e.messagesBefore} → ${e.messages.length} msgs stored`;
     case 'cache.stats':
       return `read ${e.read} · write ${e.creation} · uncached ${e.uncached} · hit ${Math.round(e.hitRate * 100)}%`;
+    case 'context.counted':
+      return e.actual === null ? `count_tokens failed: ${clip(e.error ?? '', 60)}` : `count_tokens ${e.actual} · estimate ${e.estimate}`;
     case 'memory.injected':
       return `${e.files.length} file(s), ${e.chosen.length} memories chosen, ${e.left.length} left out · ~${e.tokens} tok`;
     case 'memory.extracted':

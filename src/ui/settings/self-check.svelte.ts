@@ -1,5 +1,6 @@
 /**
- * The sandbox contract run in this browser on fresh just-bash sandboxes: the same cases the unit
+ * The sandbox contract run in this browser on fresh just-bash sandboxes of the kind the app uses
+ * (in a Web Worker when the page can start one): the same cases the unit
  * tests run in Node, so a person can see that the sandbox behaves here as it does there.
  */
 import type { ContractOutcome } from '../../sandbox/contract.ts';
@@ -17,11 +18,12 @@ export class SelfCheck {
     this.error = null;
     this.results = [];
     try {
-      const [{ runSandboxContract }, { createJustBashSandbox }] = await Promise.all([
+      const [{ runSandboxContract }, { createPreferredJustBash }] = await Promise.all([
         import('../../sandbox/contract.ts'),
-        import('../../sandbox/justbash/index.ts'),
+        import('../../sandbox/select.ts'),
       ]);
-      this.results = await runSandboxContract(() => createJustBashSandbox());
+      // The same just-bash the app runs (in a Worker when it can), so the check speaks for it.
+      this.results = await runSandboxContract(async () => (await createPreferredJustBash()).sandbox);
     } catch (err) {
       this.error = `The self-check could not run: ${err instanceof Error ? err.message : String(err)}`;
     } finally {

@@ -3,11 +3,17 @@
  * from a file (those are marked, and go through the trust gate when loaded). A link or file that
  * cannot be read leaves `loadError` set and changes nothing else.
  */
-import { decodeScenarioLink } from '../../scenarios/codec.ts';
-import { parseScenario, type Scenario } from '../../scenarios/schema.ts';
+import { decodeScenarioLinkV1 } from '../../scenarios/codec.ts';
+import { fromV0, migrateScenario, toRunnableScenario } from '../../scenarios/migrate.ts';
+import type { Scenario } from '../../scenarios/schema.ts';
+import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import type { ScenarioOrigin } from './trust-gate.svelte.ts';
 
-export type LibraryEntry = { scenario: Scenario; origin: ScenarioOrigin };
+/**
+ * `scenario` is what runs (its first prompt, in the v0 shape `prepareRun` takes); `v1` is the
+ * whole document — every prompt, the recorded model, the lesson (notes, questions, breakpoints).
+ */
+export type LibraryEntry = { scenario: Scenario; origin: ScenarioOrigin; v1: ScenarioV1 };
 
 /** Largest scenario file accepted for import. */
 const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
@@ -17,7 +23,7 @@ export class ScenarioLibrary {
   loadError = $state<string | null>(null);
 
   constructor(builtins: readonly Scenario[]) {
-    this.entries = builtins.map((scenario) => ({ scenario, origin: 'builtin' }));
+    this.entries = builtins.map((scenario) => ({ scenario, origin: 'builtin', v1: fromV0(scenario) }));
   }
 
   find(id: string): LibraryEntry | undefined {
@@ -28,11 +34,13 @@ export class ScenarioLibrary {
    * Adds an outside scenario. It never takes a built-in's id (a link cannot pose as a built-in);
    * it replaces an earlier outside one of the same id.
    */
-  add(scenario: Scenario, origin: Exclude<ScenarioOrigin, 'builtin'>): LibraryEntry {
-    let id = scenario.id;
+  add(doc: Scenario | ScenarioV1, origin: Exclude<ScenarioOrigin, 'builtin'>): LibraryEntry {
+    const base = doc.version === 1 ? doc : fromV0(doc);
+    let id = base.id;
     const taken = (candidate: string) => this.entries.some((e) => e.scenario.id === candidate && e.origin === 'builtin');
-    for (let n = 1; taken(id); n++) id = `${scenario.id}-${origin}${n > 1 ? `-${n}` : ''}`;
-    const entry: LibraryEntry = { scenario: id === scenario.id ? scenario : { ...scenario, id }, origin };
+    for (let n = 1; taken(id); n++) id = `${base.id}-${origin}${n > 1 ? `-${n}` : ''}`;
+    const v1 = id === base.id ? base : { ...base, id };
+    const entry: LibraryEntry = { scenario: toRunnableScenario(v1, 0), origin, v1 };
     this.entries = [...this.entries.filter((e) => e.origin === 'builtin' || e.scenario.id !== id), entry];
     return entry;
   }
@@ -40,7 +48,7 @@ export class ScenarioLibrary {
   /** `location.hash` → the scenario of a `#s=` link, or null (no link, or an error in `loadError`). */
   fromHash(hash: string): LibraryEntry | null {
     if (!hash.startsWith('#s=')) return null;
-    const r = decodeScenarioLink(hash);
+    const r = decodeScenarioLinkV1(hash);
     if (!r.ok) {
       this.loadError = `This share link could not be opened. ${r.error}`;
       return null;
@@ -62,7 +70,7 @@ export class ScenarioLibrary {
       this.loadError = `${fileName} is not JSON (${e instanceof Error ? e.message : String(e)}). Import a scenario .json file.`;
       return null;
     }
-    const r = parseScenario(json);
+    const r = migrateScenario(json);
     if (!r.ok) {
       this.loadError = `${fileName} is not a valid scenario: ${r.errors.slice(0, 5).join('; ')}${r.errors.length > 5 ? ` (and ${r.errors.length - 5} more)` : ''}.`;
       return null;

@@ -29,8 +29,22 @@ type DriveMode = 'step' | 'run' | 'pause' | 'drain';
 
 export type SandboxInfo = { kind: string; reason: string };
 
+/** A breakpoint test: the event just pulled and its log seq (1-based across runs). */
+export type StopWhen = (event: TraceEvent, logSeq: number) => boolean;
+
+/** How a run starts: a prompt (and earlier history), or a fork's whole history and model. */
+type StartOptions = { prompt?: string; history?: Message[]; messages?: Message[]; model?: ModelClient };
+
+/** Wraps a run's generator (the session manager persists it); must yield the same events. */
+export type RunWrapper = (
+  run: AsyncGenerator<TraceEvent, RunResult>,
+  info: { sandbox: Sandbox; newConversation: boolean; prompt: string },
+) => AsyncGenerator<TraceEvent, RunResult>;
+
 /** Longest stretch a run keeps the main thread before it lets the page paint. */
 const FRAME_MS = 40;
+/** Events after which the generator may take a while to yield again. */
+const WAITS_AFTER = new Set(['tool.started', 'model.request', 'permission.prompt']);
 
 /** Pause between streamed chunks of a scripted reply, so text visibly streams when running. */
 const SCRIPTED_CHUNK_DELAY_MS = 12;
@@ -66,11 +80,36 @@ export class RunController {
   busy = $state(false);
   /** Why the last action could not happen, in words that say what to do. */
   notice = $state<string | null>(null);
+  /** A stored session another tab is writing is shown: nothing runs here (SessionManager). */
+  readOnly = $state(false);
+  /** Set by the session manager: records every run. */
+  wrapRun: RunWrapper | null = null;
+  /** Told at the start of every reset (the session manager ends the current session). */
+  onReset: (() => void) | null = null;
+  /** SessionStart source of the next run, once: a resumed or forked session. */
+  private nextSessionStart: 'resume' | 'fork' | null = null;
 
-  conversation = $derived(deriveConversation(this.events));
+  /** Step back: how many events the panels show (null: all of them). Moved by the stepper. */
+  cursor = $state<number | null>(null);
+  /** The events the panels render: the whole log, or the log up to the cursor. */
+  shown = $derived(this.cursor === null ? this.events : this.events.slice(0, this.cursor));
+  /** Why pulling the next event must wait (a lesson question), given the log length; set by the lesson. */
+  hold: (logLength: number) => string | null = () => null;
+  /** The model client of the latest run: a fork or the scenario's next prompt continues its script. */
+  lastModel: ModelClient | null = null;
+  /** Wraps every live client before a run uses it (the recorder). */
+  wrapLive: ((client: ModelClient) => ModelClient) | null = null;
+  /** After "take over", runs use the live model even in scripted mode, until Reset. */
+  takenOver = $state(false);
+  /** The scenario's next prompt, offered (pre-filled) once a run has ended; set by the lesson. */
+  followUp = $state<string | null>(null);
+  /** Set by `run(stopWhen)`: the pull loop stops after an event it matches (a breakpoint). */
+  private stopWhen: StopWhen | null = null;
+
+  conversation = $derived(deriveConversation(this.shown));
   /** Permission stages per tool call, and the hooks timeline. */
-  permissions = $derived(derivePermissions(this.events));
-  hookRows = $derived(deriveHookRows(this.events));
+  permissions = $derived(derivePermissions(this.shown));
+  hookRows = $derived(deriveHookRows(this.shown));
   /** The question the permission dialog shows (the pipeline awaits its answer). */
   readonly prompts = new PermissionPrompts(() => this.flush());
   /** "Allow for this session" rules of this conversation; kept across follow-up runs, cleared on Reset. */
@@ -79,19 +118,21 @@ export class RunController {
   grantedRules = $state.raw<string[]>([]);
   /** A mode chosen in Settings, over the scenario's, for the next run. */
   modeOverride = $state<PermissionMode | null>(null);
-  usage = $derived(deriveUsage(this.events));
-  lastEvent = $derived(this.events.at(-1));
+  usage = $derived(deriveUsage(this.shown));
+  lastEvent = $derived(this.shown.at(-1));
   stage = $derived<StageNode | null>(this.lastEvent ? stageOf(this.lastEvent) : null);
   caption = $derived(this.lastEvent ? captionOf(this.lastEvent) : '');
   ended = $derived(ENDED.includes(this.status));
   // Getters, not $derived: they read `trust`, which the constructor sets after field initialisers run.
   get canStep(): boolean {
-    return !this.busy && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
+    if (this.cursor !== null) return !this.busy;
+    if (this.hold(this.events.length)) return false;
+    return !this.busy && !this.readOnly && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
   }
   canPause = $derived(this.busy && this.status === 'running');
   canStop = $derived(this.status === 'running' || this.status === 'paused');
   get canSend(): boolean {
-    return !this.busy && !this.trust.blocking && (this.status === 'idle' || this.ended);
+    return !this.busy && !this.readOnly && !this.trust.blocking && (this.status === 'idle' || this.ended);
   }
 
   private gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
@@ -135,12 +176,38 @@ export class RunController {
 
   /** Pull exactly one event. Starts the run first when there is none. */
   step(): Promise<void> {
+    // Stepped back: step forward through what is already in the log before pulling anything new.
+    if (this.cursor !== null) {
+      this.cursor = this.cursor + 1 >= this.events.length ? null : this.cursor + 1;
+      return Promise.resolve();
+    }
     return this.drive('step');
   }
 
-  /** Pull until the run ends or `pause()` is called. */
-  run(): Promise<void> {
+  /** Pull until the run ends or `pause()` is called (or, with `stopWhen`, an event it matches). */
+  run(stopWhen?: StopWhen): Promise<void> {
+    if (this.busy) return Promise.resolve();
+    this.cursor = null;
+    this.stopWhen = stopWhen ?? null;
     return this.drive('run');
+  }
+
+  /**
+   * Continue as a fork: drop the pending generator (without its closing events) and start a run
+   * on `messages` as the whole history, in the same sandbox and event log. `model` replaces the
+   * scenario's (e.g. one that first replays an edited turn). Pulls the new `run.start` and pauses.
+   */
+  async fork(messages: Message[], opts: { model?: ModelClient; live?: boolean } = {}): Promise<void> {
+    if (this.busy || this.readOnly) return;
+    this.abort?.abort();
+    this.prompts.cancel('the run was forked');
+    const old = this.gen;
+    this.gen = null;
+    this.buffer = [];
+    this.cursor = null;
+    if (opts.live) this.takenOver = true;
+    void old?.return(undefined as never).catch(() => {});
+    await this.drive('step', { history: messages, messages, ...(opts.model ? { model: opts.model } : {}) });
   }
 
   /** Stop after the pull in flight; the run can continue later. */
@@ -172,9 +239,15 @@ export class RunController {
    * goes through the trust gate unless it is a built-in). Session grants end with the conversation.
    */
   async reset(scenario?: Scenario, opts: { origin?: ScenarioOrigin; keepTrust?: boolean } = {}): Promise<void> {
+    this.onReset?.();
     this.epoch++;
     this.abort?.abort();
     this.prompts.cancel('the run was reset');
+    this.readOnly = false;
+    this.nextSessionStart = null;
+    this.cursor = null;
+    this.takenOver = false;
+    this.lastModel = null;
     this.grants.clear();
     this.grantedRules = [];
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin');
@@ -201,6 +274,24 @@ export class RunController {
     this.bootSandbox();
   }
 
+  /**
+   * Shows a stored session (call after `reset`): its events and where it ended, so a follow-up
+   * continues it from `result.messages` / `result.contextState`.
+   */
+  restore(s: { events: TraceEvent[]; result: RunResult; sessionStart: 'resume' | 'fork'; readOnly: boolean; memory?: string }): void {
+    this.events = s.events;
+    this.result = s.result;
+    this.status = statusFor(s.result);
+    this.readOnly = s.readOnly;
+    this.nextSessionStart = s.sessionStart;
+    this.memoryText = s.memory;
+  }
+
+  /** The sandbox of this conversation once booted (null when it failed). */
+  whenSandbox(): Promise<Sandbox | null> {
+    return this.sandboxReady ?? Promise.resolve(null);
+  }
+
   private bootSandbox(): void {
     const epoch = this.epoch;
     this.sandboxReady = (async () => {
@@ -223,7 +314,13 @@ export class RunController {
     });
   }
 
-  private async liveClient(): Promise<ModelClient> {
+  /** A client for the live model of the settings (wrapped by `wrapLive`, e.g. the recorder). */
+  async liveClient(): Promise<ModelClient> {
+    const client = await this.bareLiveClient();
+    return this.wrapLive ? this.wrapLive(client) : client;
+  }
+
+  private async bareLiveClient(): Promise<ModelClient> {
     const { createAnthropicClient } = await import('../../model/anthropic/client.ts');
     return createAnthropicClient({
       apiKey: this.settings.apiKey.trim(),
@@ -233,9 +330,9 @@ export class RunController {
   }
 
   /** Creates the generator. Returns false (with a notice) when the run cannot start. */
-  private async start(opts: { prompt?: string; history?: Message[] }): Promise<boolean> {
+  private async start(opts: StartOptions): Promise<boolean> {
     const epoch = this.epoch;
-    const live = this.settings.live;
+    const live = this.settings.live || this.takenOver;
     if (live && this.settings.liveProblem) {
       this.notice = this.settings.liveProblem;
       return false;
@@ -252,7 +349,10 @@ export class RunController {
       return false;
     }
     this.phase = 'Preparing the run…';
-    const model = live ? await this.liveClient() : undefined;
+    // A follow-up in scripted mode continues the script where the last run left it, if any is left.
+    const last = this.lastModel as (ModelClient & { remaining?: () => number }) | null;
+    const continued = !live && opts.history?.length && last?.remaining && last.remaining() > 0 ? last : undefined;
+    const model = opts.model ?? (live ? await this.liveClient() : continued);
     if (this.trust.blocking) {
       this.notice = 'Answer the trust question first: nothing from this scenario runs before you do.';
       return false;
@@ -266,7 +366,7 @@ export class RunController {
       scenario: this.scenario,
       sandbox,
       model,
-      ...(live ? { modelId: this.settings.modelId.trim() } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
+      ...(live ? { modelId: this.settings.modelId.trim(), countTokens: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
       prompt: opts.prompt,
       history: opts.history,
       // A follow-up continues the context pipeline where the last run left it (stored originals, collapses).
@@ -283,19 +383,34 @@ export class RunController {
       memoryStore: browserMemoryStore(),
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
+      ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
     });
     if (epoch !== this.epoch) return false;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';
+    // A fork brings its whole history (the prompt is already in it).
+    if (opts.messages) input.messages = opts.messages;
+    this.lastModel = deps.model;
     this.abort = abort;
     this.result = null;
-    this.gen = agentLoop(input, deps);
+    this.nextSessionStart = null;
+    const loop = agentLoop(input, deps);
+    const info = { sandbox, newConversation: !opts.history?.length, prompt: opts.prompt ?? this.scenario.prompt };
+    this.gen = this.wrapRun ? this.wrapRun(loop, info) : loop;
     return true;
   }
 
-  private async drive(mode: DriveMode, startWith?: { prompt?: string; history?: Message[] }): Promise<void> {
+  private async drive(mode: DriveMode, startWith?: StartOptions): Promise<void> {
     if (this.busy) return;
     if (!startWith && !(this.status === 'idle' || this.status === 'paused' || mode === 'drain')) return;
     if (this.trust.blocking && !this.gen && mode !== 'drain') return;
+    if (this.readOnly && mode !== 'drain') return;
+    if (mode !== 'drain' && !startWith) {
+      const held = this.hold(this.events.length);
+      if (held) {
+        this.notice = held;
+        return;
+      }
+    }
     const epoch = this.epoch;
     this.busy = true;
     this.mode = mode;
@@ -316,10 +431,14 @@ export class RunController {
         if (this.mode === 'drain') this.abort?.abort();
       }
       for (;;) {
+        const before = this.events.length + this.buffer.length;
         const more = await this.pullOne(epoch);
         if (epoch !== this.epoch) return;
         if (!more || this.mode === 'step' || this.mode === 'pause') break;
-        if (performance.now() - lastPaint > FRAME_MS) {
+        if (this.mode === 'run' && this.stopsHere(before)) break;
+        // The next pull may wait long (a tool running, the model thinking): show what led up to it now.
+        const waitsNext = WAITS_AFTER.has(this.buffer.at(-1)?.type ?? '');
+        if (waitsNext || performance.now() - lastPaint > FRAME_MS) {
           this.flush();
           await new Promise((r) => setTimeout(r, 0));
           if (epoch !== this.epoch) return;
@@ -339,6 +458,18 @@ export class RunController {
         if (this.status === 'running') this.status = this.gen ? 'paused' : this.status;
       }
     }
+  }
+
+  /** A breakpoint matched one of the events pulled after log length `before`, or a lesson holds. */
+  private stopsHere(before: number): boolean {
+    const length = this.events.length + this.buffer.length;
+    if (this.hold(length)) return true;
+    const stopWhen = this.stopWhen;
+    if (!stopWhen) return false;
+    // A permission prompt flushes mid-pull, so the new events may be partly in `events` already.
+    const n = length - before;
+    const fresh = n <= this.buffer.length ? this.buffer.slice(this.buffer.length - n) : [...this.events.slice(before), ...this.buffer];
+    return fresh.some((e, i) => stopWhen(e, before + i + 1));
   }
 
   /** One `next()`; after `run.end` the generator's return value is collected too. */

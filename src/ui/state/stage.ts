@@ -111,6 +111,10 @@ export function captionOf(e: TraceEvent): string {
       return `${e.event} hook ${e.timedOut ? 'timed out' : `exited ${e.exitCode}`}${e.decision && e.decision !== 'none' ? ` → ${e.decision}` : ''}.`;
     case 'hook.config_error':
       return `Hooks config problem (${e.event}): ${e.message}`;
+    case 'context.counted':
+      return e.actual === null
+        ? `count_tokens failed (${e.error ?? 'no reason'}); the estimate stands.`
+        : `The API counts ${e.actual} input tokens; the estimate said ${e.estimate}.`;
     case 'memory.injected':
       return e.files.length + e.chosen.length === 0
         ? 'Memory: no CLAUDE.md files and no relevant memories, so nothing is injected.'

@@ -1,0 +1,92 @@
+/**
+ * The loop's context call site: before each model call the five layers run on the stored
+ * history (`context/pipeline.ts`); a rewritten history is announced (`history.rewritten`), the
+ * compaction hooks fire around a summary, and — on request — the API counts the result exactly.
+ */
+import { prepareContext, reactiveCompact, type PrepareContextArgs, type PreparedContext } from '../context/pipeline.ts';
+import type { ContextState } from '../context/state.ts';
+import { modelSummarizer, type Summarize } from '../context/summarizer.ts';
+import { compareEstimate } from '../context/tokens.ts';
+import type { Message, ModelRequest, ToolSchema } from '../messages.ts';
+import type { TraceEvent, TraceEventBody } from '../trace.ts';
+import type { RunEmitter } from './emitter.ts';
+import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
+import type { LoopDeps, LoopInput } from './types.ts';
+
+export type ContextSite = {
+  /** Runs the layers (forced compaction when `reactive`) and adopts their state as the newest. */
+  assemble(messages: Message[], state: ContextState, reactive: boolean): AsyncGenerator<TraceEvent, PreparedContext>;
+  /** `context.counted`: the API's count beside the estimate; a failed count is reported, never fatal. */
+  count(request: ModelRequest, estimate: number): Promise<TraceEventBody>;
+  /** The newest pipeline state, even mid-turn (`read_tool_result` reads stored originals from it). */
+  latest(): ContextState;
+};
+
+export function createContextSite(opts: {
+  input: LoopInput;
+  deps: LoopDeps;
+  emit: RunEmitter;
+  hooks: HookSiteEnv;
+  toolSchemas: ToolSchema[];
+  toolCaps: Record<string, number>;
+  initial: ContextState;
+}): ContextSite {
+  const { input, deps, emit, hooks } = opts;
+  const signal = hooks.signal;
+  let latest = opts.initial;
+
+  // Auto-compact's summary call, with PreCompact hooks first (their events pass through).
+  const baseSummarize: Summarize = deps.summarize ?? modelSummarizer(deps.model, { model: input.model });
+  const summarize: Summarize = async function* (messages, sig, info) {
+    yield* fireHook({ event: 'PreCompact', trigger: 'auto', customInstructions: '' }, hooks);
+    const r = baseSummarize(messages, sig, info);
+    return Symbol.asyncIterator in r ? yield* r : await r;
+  };
+
+  async function* assemble(messages: Message[], state: ContextState, reactive: boolean): AsyncGenerator<TraceEvent, PreparedContext> {
+    const args: PrepareContextArgs = {
+      messages,
+      system: input.system,
+      tools: opts.toolSchemas,
+      model: input.model,
+      state,
+      toolCaps: opts.toolCaps,
+      summarize,
+      signal,
+      now: deps.clock.now(),
+      ...(input.context ? { settings: input.context } : {}),
+      ...(input.memory ? { memory: input.memory } : {}),
+    };
+    const committedBy: string[] = [];
+    const gen = reactive ? reactiveCompact(args) : prepareContext(args);
+    let step = await gen.next();
+    while (!step.done) {
+      if (step.value.type === 'compaction.layer' && step.value.committed) committedBy.push(step.value.layer);
+      yield emit.stamp(step.value);
+      step = await gen.next();
+    }
+    const prep = step.value;
+    latest = prep.nextState;
+    if (prep.committed) {
+      yield emit.stamp({ type: 'history.rewritten', messages: prep.committed, layers: committedBy, messagesBefore: messages.length });
+    }
+    if (prep.compaction) {
+      const buffered: TraceEvent[] = [];
+      await drainInto(fireHook({ event: 'PostCompact', trigger: 'auto', summary: prep.compaction.summary }, hooks), (e) => buffered.push(emit.stamp(e)));
+      yield* buffered;
+    }
+    return prep;
+  }
+
+  async function count(request: ModelRequest, estimate: number): Promise<TraceEventBody> {
+    try {
+      const actual = await deps.model.countTokens!(request, signal);
+      const cmp = compareEstimate(estimate, actual);
+      return { type: 'context.counted', estimate, actual, difference: cmp.error, relativeError: cmp.relativeError };
+    } catch (e) {
+      return { type: 'context.counted', estimate, actual: null, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  return { assemble, count, latest: () => latest };
+}

@@ -1,0 +1,59 @@
+/**
+ * How the loop speaks: every event gets its `seq`, clock time, agent id and turn here, and the
+ * history edits that must be reported (`message.appended`) are made and announced in one step.
+ */
+import type { ContentBlock, Message } from '../messages.ts';
+import type { Clock, ModelError } from '../ports.ts';
+import type { ExitReason, MessageOrigin, TraceEvent, TraceEventBody, TransitionReason } from '../trace.ts';
+import { withUserContent } from './history.ts';
+import type { LoopState, RunResult } from './types.ts';
+
+export class RunEmitter {
+  private seq = 0;
+  /** The turn stamped on events; the loop moves it when a model call starts. */
+  turn = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly agentId: string,
+  ) {}
+
+  stamp(body: TraceEventBody): TraceEvent {
+    return { ...body, seq: ++this.seq, ts: this.clock.now(), agentId: this.agentId, turn: this.turn } as TraceEvent;
+  }
+
+  /** Appends a message to the history and reports it. */
+  append(messages: Message[], message: Message, origin: MessageOrigin): { messages: Message[]; event: TraceEvent } {
+    const next = [...messages, message];
+    return { messages: next, event: this.stamp({ type: 'message.appended', origin, message, index: next.length - 1 }) };
+  }
+
+  /** Adds content on the user's side (merged into the last message when it is the user's) and reports it. */
+  addUser(messages: Message[], content: ContentBlock[], origin: MessageOrigin): { messages: Message[]; event: TraceEvent } {
+    const next = withUserContent(messages, content);
+    const index = next.length - 1;
+    return { messages: next, event: this.stamp({ type: 'message.appended', origin, message: next[index]!, index }) };
+  }
+
+  /** A continue site's transition event. */
+  next(reason: TransitionReason, detail?: string): TraceEvent {
+    return this.stamp({ type: 'transition', reason, ...(detail ? { detail } : {}) });
+  }
+
+  /** Every exit: its transition, `run.end`, and the result. */
+  *exit(reason: ExitReason, s: LoopState, error?: ModelError, detail?: string): Generator<TraceEvent, RunResult> {
+    yield this.stamp({ type: 'transition', reason, ...(detail ? { detail } : {}) });
+    yield this.stamp({ type: 'run.end', reason, turns: s.turn, usage: s.usage, ...(error ? { error } : {}) });
+    return { reason, messages: s.messages, turns: s.turn, usage: s.usage, contextState: s.context, ...(error ? { error } : {}) };
+  }
+
+  /** Re-stamps a sub-generator's events (tools, hooks, context layers) and returns its result. */
+  async *pass<T>(gen: AsyncGenerator<TraceEventBody, T>): AsyncGenerator<TraceEvent, T> {
+    let step = await gen.next();
+    while (!step.done) {
+      yield this.stamp(step.value);
+      step = await gen.next();
+    }
+    return step.value;
+  }
+}

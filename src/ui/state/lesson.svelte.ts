@@ -1,0 +1,113 @@
+/**
+ * The loaded scenario as v1, and its lesson: notes on steps, "predict the next transition"
+ * questions, breakpoints (held by the stepper while it runs), the prompts that follow the first.
+ * In author mode the educator edits them at the current step and copies a lesson link; a learner
+ * opening that link sees the notes beside the steps and each question before its answer, and
+ * cannot step past a question without answering or skipping it.
+ */
+import { scenarioLinkUrl } from '../../scenarios/codec.ts';
+import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
+import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
+import type { RunController } from './run-controller.svelte.ts';
+import type { Stepper } from './stepper.svelte.ts';
+
+export class Lesson {
+  doc = $state.raw<ScenarioV1>() as ScenarioV1;
+  author = $state(false);
+  /** The learner's answers, by question index. */
+  answers = $state.raw<Record<number, Answer>>({});
+  error = $state<string | null>(null);
+
+  constructor(
+    private readonly ctl: RunController,
+    private readonly stepper: Stepper,
+    doc: ScenarioV1,
+  ) {
+    this.load(doc);
+    ctl.hold = (logLength) => (this.author ? null : holdReason(this.doc.questions, this.answers, logLength));
+  }
+
+  /** A scenario was loaded (or the run reset): its breakpoints become the stepper's. */
+  load(doc: ScenarioV1): void {
+    this.doc = doc;
+    this.answers = {};
+    this.error = null;
+    this.stepper.breakpoints = structuredClone(doc.breakpoints);
+  }
+
+  /** A new run of the same scenario: answers start over. */
+  restart(): void {
+    this.answers = {};
+  }
+
+  get position(): number {
+    return this.ctl.shown.length;
+  }
+  /** Notes placed on the log, and those reached at the current step. */
+  get notes() {
+    return placeNotes(this.doc.steps, this.ctl.events);
+  }
+  get notesReached() {
+    return this.notes.filter((n) => n.seq <= this.position);
+  }
+  get question() {
+    return questionAt(this.doc.questions, this.answers, this.position);
+  }
+  get hasLesson(): boolean {
+    return this.doc.steps.length > 0 || this.doc.questions.length > 0;
+  }
+  /** The scenario's next prompt, offered as the follow-up once a run has ended. */
+  get nextPrompt(): string | null {
+    if (this.doc.prompts.length < 2) return null;
+    const i = nextPromptIndex(this.doc.prompts, this.ctl.events);
+    return i === null || i === 0 ? null : (this.doc.prompts[i] ?? null);
+  }
+
+  answer(index: number, choice: number | null, how: 'choose' | 'reveal' | 'skip'): void {
+    const prev = this.answers[index] ?? { chosen: null, revealed: false, skipped: false };
+    const next: Answer = how === 'skip' ? { ...prev, skipped: true } : { ...prev, chosen: choice ?? prev.chosen, revealed: true };
+    this.answers = { ...this.answers, [index]: next };
+  }
+
+  addNote(markdown: string): boolean {
+    const text = markdown.trim();
+    if (!text) return this.fail('Write the note first.');
+    if (this.position < 1) return this.fail('Step to an event first: a note belongs to a step.');
+    this.doc = { ...this.doc, steps: [...this.doc.steps, { atSeq: this.position, markdown: text }] };
+    this.error = null;
+    return true;
+  }
+
+  removeNote(index: number): void {
+    this.doc = { ...this.doc, steps: this.doc.steps.filter((_, i) => i !== index) };
+  }
+
+  addQuestion(draft: QuestionDraft): boolean {
+    const r = questionFromDraft(draft, this.position);
+    if (!r.ok) return this.fail(r.error);
+    this.doc = { ...this.doc, questions: [...this.doc.questions, r.question] };
+    this.error = null;
+    return true;
+  }
+
+  removeQuestion(index: number): void {
+    this.doc = { ...this.doc, questions: this.doc.questions.filter((_, i) => i !== index) };
+    const { [index]: _dropped, ...rest } = this.answers;
+    this.answers = rest;
+  }
+
+  /** The scenario with the lesson as authored (breakpoints as set in the stepper now). */
+  lessonDoc(): ScenarioV1 {
+    return { ...this.doc, breakpoints: structuredClone(this.stepper.breakpoints) };
+  }
+
+  /** The link that opens the lesson (no API key: only scenario fields travel). */
+  lessonLink(base: string): string {
+    return scenarioLinkUrl(base, this.lessonDoc());
+  }
+
+  private fail(message: string): false {
+    this.error = message;
+    return false;
+  }
+}

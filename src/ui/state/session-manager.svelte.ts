@@ -1,0 +1,406 @@
+/**
+ * Sessions in the browser: every run of the page is recorded in the IndexedDB session store as it
+ * happens, and a stored session can be opened again (after a reload, from the sessions panel),
+ * forked at any event, exported and imported.
+ *
+ * How it hooks into the run controller (which knows nothing of sessions):
+ * - `ctl.wrapRun` wraps each run's generator with `persistRun`: a run that starts a conversation
+ *   creates a session first; a follow-up continues the current one. Events are written in batches
+ *   as they are pulled, with sandbox snapshots, so a reload loses at most the event in flight.
+ * - `ctl.onReset` ends the current session (a reset starts a new conversation).
+ * - Opening a session resets the controller, restores the sandbox files of the log's latest
+ *   snapshot and hands the replayed log to `ctl.restore`, so every panel renders it exactly as
+ *   it rendered live, and a follow-up continues it.
+ *
+ * Storage failures never touch the conversation on screen: the writer keeps unwritten events in
+ * memory and the banner offers to retry. One tab writes a session at a time (a Web Lock); another
+ * tab opening it is read-only and says so, and hears about new events on a BroadcastChannel.
+ */
+import { realClock } from '../../harness/clock.ts';
+import { emptyContextState } from '../../harness/context/state.ts';
+import type { RunResult } from '../../harness/loop/types.ts';
+import type { SessionInfo, SessionStore, SessionStoreError, SessionUsage } from '../../harness/ports.ts';
+import {
+  GRANTS_NOT_RESTORED,
+  SessionLogWriter,
+  SnapshotTracker,
+  exportSessionJsonl,
+  importSessionJsonl,
+  persistRun,
+  replaySession,
+  restoreSnapshot,
+  snapshotAt,
+  traceEventsOf,
+  type SessionLogEvent,
+} from '../../harness/session/index.ts';
+import type { TraceEvent } from '../../harness/trace.ts';
+import type { Scenario } from '../../scenarios/schema.ts';
+import { logSeqOfEvent, memoryTextOf, resultOfReplay } from '../sessions/log-position.ts';
+import { acquireSessionLock, type SessionLock } from '../sessions/session-lock.ts';
+import { forkTitle, sessionTitle } from '../sessions/session-tree.ts';
+import type { RunController, RunWrapper } from './run-controller.svelte.ts';
+import type { ScenarioOrigin } from './trust-gate.svelte.ts';
+
+/** localStorage key of the session that was open when the page went away. */
+export const LAST_SESSION_KEY = 'hp.session.open';
+const CHANNEL = 'hp-sessions';
+
+type Broadcast = { type: 'written'; id: string } | { type: 'list' };
+
+/** What is said about the session on screen after opening it. */
+export type OpenedNotice = {
+  mode: 'resume' | 'fork';
+  title: string;
+  /** The last run was cut off; its unanswered tool calls were closed as "interrupted". */
+  interrupted: boolean;
+  repairs: string[];
+  /** Grants are not restored (always). */
+  grants: string;
+  /** The session's scenario is not in the library any more. */
+  scenarioMissing: string | null;
+};
+
+export type SessionManagerOptions = {
+  /** The library entry of a scenario id (to open a session with its scenario). */
+  findScenario: (id: string) => { scenario: Scenario; origin: ScenarioOrigin } | undefined;
+  /** Strings an export must never contain (the API key in use). */
+  secrets: () => string[];
+  /** Where "the open session" survives a reload; default localStorage. */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
+};
+
+const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class SessionManager {
+  /** Every stored session, most recently updated first. */
+  sessions = $state.raw<SessionInfo[]>([]);
+  usage = $state.raw<SessionUsage | null>(null);
+  /** The session the panels show and new runs are written to. */
+  current = $state.raw<SessionInfo | null>(null);
+  /** Another tab holds the session: it is shown, never written. */
+  readOnly = $state(false);
+  /** A storage failure the person should know about (the banner). */
+  error = $state<string | null>(null);
+  /** Unwritten events kept in memory after a failed write. */
+  pending = $state(0);
+  /** Said once after opening a session (resume or fork). */
+  opened = $state.raw<OpenedNotice | null>(null);
+  /** The last import's problem, with its line number. */
+  importError = $state<string | null>(null);
+  /** Listing or opening is in progress. */
+  working = $state(false);
+
+  private writer: SessionLogWriter | null = null;
+  private tracker: SnapshotTracker | null = null;
+  private lock: SessionLock | null = null;
+  /** True while `open` resets the controller itself (its reset must not end the new session). */
+  private opening = false;
+  private channel: BroadcastChannel | null = null;
+  /** Loads for a read-only tab may finish out of order: only the latest is shown. */
+  private follow = 0;
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
+  private readonly storage: SessionManagerOptions['storage'];
+
+  constructor(
+    private readonly ctl: RunController,
+    private readonly store: SessionStore,
+    private readonly opts: SessionManagerOptions,
+  ) {
+    this.storage = opts.storage === undefined ? (globalThis.localStorage ?? null) : opts.storage;
+    ctl.wrapRun = this.wrap;
+    ctl.onReset = () => {
+      if (!this.opening) this.close({ forget: true });
+    };
+    if (typeof BroadcastChannel !== 'undefined') {
+      this.channel = new BroadcastChannel(CHANNEL);
+      this.channel.onmessage = (e: MessageEvent<Broadcast>) => void this.heard(e.data);
+    }
+  }
+
+  /** Lists the sessions and, when asked, reopens the one that was open before the reload. */
+  async init(opts: { resume: boolean }): Promise<void> {
+    await this.refresh();
+    const last = this.storage?.getItem(LAST_SESSION_KEY);
+    if (!opts.resume || !last) return;
+    if (!this.sessions.some((s) => s.id === last)) {
+      this.storage?.removeItem(LAST_SESSION_KEY);
+      return;
+    }
+    await this.open(last, 'resume');
+  }
+
+  /** Re-reads the list and usage; calls during a refresh coalesce into one more (another tab's writes come in bursts). */
+  async refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        const [list, usage] = await Promise.all([this.store.list(), this.store.usage()]);
+        if (!list.ok) {
+          this.fail(list.error);
+          continue;
+        }
+        this.sessions = list.value;
+        if (usage.ok) this.usage = usage.value;
+        if (this.current) this.current = list.value.find((s) => s.id === this.current!.id) ?? this.current;
+      } while (this.refreshAgain);
+    })().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  /** Writes what is buffered (page hide, "Retry saving"). */
+  async flush(): Promise<void> {
+    const w = this.writer;
+    if (!w) return;
+    const r = await w.flush();
+    this.pending = w.pending;
+    if (r.ok && this.error && !w.lastError) this.error = null;
+  }
+
+  /**
+   * Opens a stored session in the panels: replays its log, restores the sandbox files of its
+   * latest snapshot, and leaves it ready for a follow-up (`sessionStart` resume or fork). When
+   * another tab writes it, it opens read-only.
+   */
+  async open(id: string, mode: 'resume' | 'fork' = 'resume'): Promise<boolean> {
+    this.working = true;
+    try {
+      await this.flush();
+      const [info, log] = await Promise.all([this.store.get(id), this.store.load(id)]);
+      if (!info.ok) return this.fail(info.error), false;
+      if (!log.ok) return this.fail(log.error), false;
+      this.close({ forget: false });
+      const lock = await acquireSessionLock(id);
+      const entry = info.value.scenarioId ? this.opts.findScenario(info.value.scenarioId) : undefined;
+      this.opening = true;
+      try {
+        await (entry ? this.ctl.reset(entry.scenario, { origin: entry.origin }) : this.ctl.reset());
+      } finally {
+        this.opening = false;
+      }
+      const replay = replaySession(log.value);
+      const snap = snapshotAt(log.value);
+      const sandbox = await this.ctl.whenSandbox();
+      if (sandbox && snap) await restoreSnapshot(sandbox.fs, sandbox.workdir, snap);
+      const memory = memoryTextOf(log.value);
+      this.ctl.restore({
+        events: traceEventsOf(log.value),
+        result: resultOfReplay(replay, emptyContextState),
+        sessionStart: mode,
+        readOnly: lock === null,
+        ...(memory !== undefined ? { memory } : {}),
+      });
+      this.lock = lock;
+      this.readOnly = lock === null;
+      this.tracker = new SnapshotTracker(snap);
+      this.writer = lock ? this.newWriter(id) : null;
+      this.current = info.value;
+      if (lock) this.storage?.setItem(LAST_SESSION_KEY, id);
+      this.opened = {
+        mode,
+        title: info.value.title,
+        interrupted: replay.interrupted,
+        repairs: replay.repairs,
+        grants: GRANTS_NOT_RESTORED,
+        scenarioMissing:
+          info.value.scenarioId && !entry
+            ? `This session was recorded with the scenario "${info.value.scenarioId}", which is not loaded now: a follow-up runs with "${this.ctl.scenario.title}"'s tools, settings and model.`
+            : null,
+      };
+      return true;
+    } catch (err) {
+      this.error = `Opening the session failed: ${errText(err)}.`;
+      return false;
+    } finally {
+      this.working = false;
+    }
+  }
+
+  /**
+   * "Fork here": a new session whose log is the current one up to the event at `eventIndex`
+   * (an index into the events the panels show), opened with that moment's files. Rewind is a fork
+   * you continue.
+   */
+  async forkAt(eventIndex: number): Promise<boolean> {
+    const cur = this.current;
+    if (!cur) {
+      this.error = 'This conversation is not saved (the session store is unavailable), so it cannot be forked.';
+      return false;
+    }
+    await this.flush();
+    const log = await this.store.load(cur.id);
+    if (!log.ok) return this.fail(log.error), false;
+    const seq = logSeqOfEvent(log.value, eventIndex);
+    if (seq === null) {
+      this.error = `Event ${eventIndex + 1} is not in the saved log yet (${this.pending} events still wait to be saved). Retry saving, then fork again.`;
+      return false;
+    }
+    const fork = await this.store.fork(cur.id, seq, forkTitle(cur.title, seq));
+    if (!fork.ok) return this.fail(fork.error), false;
+    this.broadcast({ type: 'list' });
+    const ok = await this.open(fork.value.id, 'fork');
+    await this.refresh();
+    return ok;
+  }
+
+  async rename(id: string, title: string): Promise<boolean> {
+    const r = await this.store.rename(id, title);
+    if (!r.ok) return this.fail(r.error), false;
+    if (this.current?.id === id) this.current = r.value;
+    this.broadcast({ type: 'list' });
+    await this.refresh();
+    return true;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    // Deleting the open session starts afresh; its lock goes with it.
+    if (this.current?.id === id) await this.ctl.reset();
+    const r = await this.store.delete(id);
+    if (!r.ok) return this.fail(r.error), false;
+    this.broadcast({ type: 'list' });
+    await this.refresh();
+    return true;
+  }
+
+  /** The session as JSONL (the API key redacted), or null with `error` set. */
+  async exportJsonl(id: string): Promise<string | null> {
+    if (this.current?.id === id) await this.flush();
+    const log = await this.store.load(id);
+    if (!log.ok) return this.fail(log.error), null;
+    try {
+      return exportSessionJsonl(log.value, { sessionId: id, secrets: this.opts.secrets().filter((s) => s.trim() !== '') });
+    } catch (err) {
+      this.error = `Export failed: ${errText(err)}`;
+      return null;
+    }
+  }
+
+  /** Stores a JSONL file as a new session; a bad line is reported by its number. */
+  async importJsonl(text: string, fileName: string): Promise<SessionInfo | null> {
+    this.importError = null;
+    const parsed = importSessionJsonl(text);
+    if (!parsed.ok) {
+      this.importError = parsed.line ? `Line ${parsed.line}: ${parsed.error}` : parsed.error;
+      return null;
+    }
+    if (parsed.events.length === 0) {
+      this.importError = `${fileName} holds no session records.`;
+      return null;
+    }
+    const title = `Imported: ${fileName.replace(/\.jsonl?$/i, '') || 'session'}`;
+    const created = await this.store.create({ title });
+    if (!created.ok) return this.fail(created.error), null;
+    const appended = await this.store.append(created.value.id, parsed.events);
+    if (!appended.ok) {
+      await this.store.delete(created.value.id);
+      return this.fail(appended.error), null;
+    }
+    this.broadcast({ type: 'list' });
+    await this.refresh();
+    return appended.value;
+  }
+
+  /** Stops writing the current session (and lets another tab take it). */
+  private close(opts: { forget: boolean }): void {
+    const writer = this.writer;
+    if (writer) void writer.flush();
+    this.lock?.release();
+    this.lock = null;
+    this.writer = null;
+    this.tracker = null;
+    this.current = null;
+    this.readOnly = false;
+    this.opened = null;
+    this.pending = 0;
+    if (opts.forget) this.storage?.removeItem(LAST_SESSION_KEY);
+  }
+
+  private newWriter(id: string): SessionLogWriter {
+    const writer = new SessionLogWriter(this.store, id, {
+      onError: (e, pending) => {
+        this.pending = pending;
+        this.error = `${e.message} ${pending} event${pending === 1 ? ' is' : 's are'} kept in this page until saving works again.`;
+      },
+      onWritten: ({ eventCount, bytes }) => {
+        if (this.current?.id === id) this.current = { ...this.current, eventCount, bytes, updatedAt: realClock.now() };
+        this.pending = writer.pending;
+        this.broadcast({ type: 'written', id });
+      },
+    });
+    return writer;
+  }
+
+  /** Wraps each run: a new conversation gets a new session; a follow-up goes to the current one. */
+  private wrap: RunWrapper = (run, info) => this.persisted(run, info);
+
+  private async *persisted(
+    run: AsyncGenerator<TraceEvent, RunResult>,
+    info: Parameters<RunWrapper>[1],
+  ): AsyncGenerator<TraceEvent, RunResult> {
+    if (info.newConversation || !this.current) await this.begin(info.prompt);
+    const writer = this.writer;
+    const tracker = this.tracker;
+    if (!writer || !tracker || this.readOnly) return yield* run;
+    // The person is continuing: what the resume said has been read.
+    this.opened = null;
+    return yield* persistRun(run, {
+      writer,
+      clock: realClock,
+      snapshots: { fs: info.sandbox.fs, root: info.sandbox.workdir, tracker },
+      onSnapshotError: (m) => (this.error = m),
+    });
+  }
+
+  private async begin(prompt: string): Promise<void> {
+    this.close({ forget: true });
+    const created = await this.store.create({ title: sessionTitle(this.ctl.scenario.title, prompt), scenarioId: this.ctl.scenario.id });
+    if (!created.ok) {
+      this.fail(created.error);
+      this.error = `${this.error ?? ''} This conversation runs, but it is not saved.`.trim();
+      return;
+    }
+    const id = created.value.id;
+    this.lock = await acquireSessionLock(id);
+    this.current = created.value;
+    this.tracker = new SnapshotTracker();
+    this.writer = this.newWriter(id);
+    this.storage?.setItem(LAST_SESSION_KEY, id);
+    this.broadcast({ type: 'list' });
+    void this.refresh();
+  }
+
+  private async heard(msg: Broadcast): Promise<void> {
+    await this.refresh();
+    // A read-only tab follows the writer's new events.
+    if (msg.type !== 'written' || !this.readOnly || this.current?.id !== msg.id || this.ctl.busy) return;
+    const ticket = ++this.follow;
+    const log = await this.store.load(msg.id);
+    if (!log.ok || ticket !== this.follow || this.current?.id !== msg.id || !this.readOnly) return;
+    this.showReadOnly(log.value);
+  }
+
+  private showReadOnly(log: SessionLogEvent[]): void {
+    this.ctl.restore({
+      events: traceEventsOf(log),
+      result: resultOfReplay(replaySession(log), emptyContextState),
+      sessionStart: 'resume',
+      readOnly: true,
+    });
+  }
+
+  private broadcast(msg: Broadcast): void {
+    try {
+      this.channel?.postMessage(msg);
+    } catch {
+      // A closed channel (page going away): the other tab refreshes on its next action.
+    }
+  }
+
+  private fail(e: SessionStoreError): void {
+    this.error = e.message;
+  }
+}

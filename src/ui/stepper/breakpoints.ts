@@ -1,0 +1,72 @@
+/**
+ * Breakpoints: which events stop a Continue. Three kinds, as a scenario stores them — an event
+ * type (any `permission.stage`, `compaction.layer`, `hook.run` …), a transition reason, a tool name
+ * (stops at that tool's `tool.proposed`, before anything about the call is decided).
+ */
+import type { TraceEvent, TraceEventType } from '../../harness/index.ts';
+import { breakpointsSchema, type ScenarioBreakpoints } from '../../scenarios/schema-v1.ts';
+
+export type Breakpoints = ScenarioBreakpoints;
+export type BreakpointKind = 'event' | 'transition' | 'tool';
+
+/** The transition reasons a scenario may name (taken from the schema, so the two never drift). */
+export const TRANSITION_REASONS: readonly string[] = breakpointsSchema.shape.transitions.unwrap().element.options;
+
+/** Event types offered as checkboxes, in loop order; the ones worth stopping at. */
+export const EVENT_KINDS: readonly TraceEventType[] = [
+  'run.start',
+  'turn.start',
+  'context.assembled',
+  'compaction.layer',
+  'model.request',
+  'model.response',
+  'model.error',
+  'message.appended',
+  'tool.proposed',
+  'permission.stage',
+  'permission.prompt',
+  'permission.decision',
+  'hook.run',
+  'tool.started',
+  'tool.result',
+  'sandbox.changed',
+  'memory.injected',
+  'transition',
+  'run.end',
+];
+
+/** The tools a scenario runs with (the built-ins' names), offered as checkboxes. */
+export const TOOL_NAMES: readonly string[] = ['bash', 'read', 'write', 'edit', 'glob', 'grep', 'revert'];
+
+export const emptyBreakpoints = (): Breakpoints => ({ eventTypes: [], transitions: [], tools: [] });
+
+export function countBreakpoints(bp: Breakpoints): number {
+  return bp.eventTypes.length + bp.transitions.length + bp.tools.length;
+}
+
+/** A breakpoint that matched, for "stopped at …". */
+export type BreakpointHit = { kind: BreakpointKind; value: string; label: string };
+
+/** The first breakpoint `event` matches, or null. */
+export function matchBreakpoint(bp: Breakpoints, event: TraceEvent): BreakpointHit | null {
+  if (bp.eventTypes.includes(event.type)) {
+    const detail = event.type === 'permission.stage' ? ` (${event.stage})` : event.type === 'compaction.layer' ? ` (${event.layer})` : '';
+    return { kind: 'event', value: event.type, label: `event ${event.type}${detail}` };
+  }
+  if (event.type === 'transition' && (bp.transitions as string[]).includes(event.reason)) {
+    return { kind: 'transition', value: event.reason, label: `transition ${event.reason}` };
+  }
+  if (event.type === 'tool.proposed' && bp.tools.includes(event.name)) {
+    return { kind: 'tool', value: event.name, label: `tool ${event.name}` };
+  }
+  return null;
+}
+
+/** `bp` with `value` of `kind` switched on or off (a new object: the state is immutable). */
+export function toggleBreakpoint(bp: Breakpoints, kind: BreakpointKind, value: string): Breakpoints {
+  const flip = <T extends string>(list: T[], v: T) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+  if (kind === 'event') return { ...bp, eventTypes: flip(bp.eventTypes, value) };
+  if (kind === 'tool') return { ...bp, tools: flip(bp.tools, value) };
+  if (!TRANSITION_REASONS.includes(value)) return bp;
+  return { ...bp, transitions: flip(bp.transitions, value as Breakpoints['transitions'][number]) };
+}

@@ -1,0 +1,165 @@
+/**
+ * Author a lesson, open its link in a fresh browser context (nothing stored carried over), and
+ * record → replay → take over with the fake Anthropic server.
+ */
+import type { Page } from 'playwright-core';
+import { expect, inject, test } from './browser.ts';
+import { E2E_API_KEY } from './constants.ts';
+import { openApp, openSettings, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { continueToNext } from './stepper-app.ts';
+
+const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
+
+async function answerTrustIfAsked(page: Page): Promise<void> {
+  const dialog = page.getByTestId('trust-dialog');
+  // The dialog opens while the page settles; give it the chance to appear, then answer it.
+  await page.getByTestId('scenario-picker').waitFor();
+  if (await dialog.isVisible()) await page.getByTestId('btn-trust').click();
+}
+
+test('a lesson link opens in a fresh context: notes beside the steps, the breakpoint, the question before its answer', async ({ page, browser }) => {
+  await openApp(page);
+  await selectScenario(page, 'fix-a-bug');
+  await page.getByTestId('tab-lesson').click();
+  await page.getByTestId('author-toggle').check();
+  for (let i = 0; i < 3; i++) await stepOnce(page);
+  await page.getByTestId('note-input').fill('**Watch** the `run.start` event: the loop has begun.');
+  await page.getByTestId('btn-add-note').click();
+  await page.getByTestId('authored-note').waitFor();
+  await stepOnce(page);
+  await stepOnce(page);
+  await page.getByTestId('question-input').fill('What does the loop do next?');
+  await page.getByTestId('question-choices').fill('It calls the model\nThe run ends');
+  await page.getByTestId('question-answer-select').selectOption('0');
+  await page.getByTestId('question-explanation-input').fill('Every turn starts with a model request.');
+  await page.getByTestId('btn-add-question').click();
+  await page.getByTestId('authored-question').waitFor();
+  await page.getByTestId('tab-stepper').click();
+  await page.getByTestId('bp-event-tool.proposed').check();
+  await page.getByTestId('tab-lesson').click();
+  const sizeLabel = await page.getByTestId('btn-copy-lesson-link').textContent();
+  expect(sizeLabel).toMatch(/\d+(\.\d)? (KB|B)/);
+  await page.getByTestId('btn-copy-lesson-link').click();
+  const url = await page.getByTestId('lesson-link-url').inputValue();
+  expect(url).toContain('#s=');
+
+  // A fresh context: no localStorage, no IndexedDB from the author's.
+  const learnerContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const outside: string[] = [];
+  await learnerContext.route(
+    (u) => !/^(http:\/\/(127\.0\.0\.1|localhost)|data:|blob:)/.test(u.href),
+    (route) => (outside.push(route.request().url()), route.abort('internetdisconnected')),
+  );
+  try {
+    const learner = await learnerContext.newPage();
+    await learner.goto(url);
+    await answerTrustIfAsked(learner);
+    await learner.getByTestId('lesson-strip').waitFor();
+    expect(await learner.getByTestId('step-note').count()).toBe(0);
+    // The breakpoint came with the link.
+    await learner.getByTestId('tab-stepper').click();
+    expect(await learner.getByTestId('bp-event-tool.proposed').isChecked()).toBe(true);
+
+    for (let i = 0; i < 3; i++) await stepOnce(learner);
+    const note = learner.getByTestId('step-note');
+    await note.waitFor();
+    expect(await note.getAttribute('data-seq')).toBe('3');
+    // Rendered as markdown (bold, code), from data — never as raw HTML.
+    expect(await note.locator('strong').textContent()).toBe('Watch');
+    expect(await note.locator('code').textContent()).toBe('run.start');
+
+    await stepOnce(learner);
+    // The fifth step reaches the question: Step stays disabled after it, so wait for the row itself.
+    await learner.getByTestId('btn-step').click();
+    await expect.poll(() => learner.getByTestId('event-list').getByTestId('event-row').count()).toBe(5);
+    const question = learner.getByTestId('lesson-question');
+    await question.waitFor();
+    expect(await question.textContent()).toContain('What does the loop do next?');
+    expect(await learner.getByTestId('question-choice').count()).toBe(2);
+    expect(await learner.getByTestId('question-answer').count()).toBe(0);
+    // The question holds the learner until it is answered or skipped.
+    expect(await learner.getByTestId('btn-step').isEnabled()).toBe(false);
+    await learner.getByTestId('question-choice').nth(1).click();
+    const answer = learner.getByTestId('question-answer');
+    await answer.waitFor();
+    expect(await answer.textContent()).toContain('It calls the model');
+    expect(await answer.textContent()).toContain('Every turn starts with a model request.');
+
+    await continueToNext(learner);
+    expect(await learner.getByTestId('breakpoint-hit').textContent()).toContain('tool.proposed');
+    expect(await position(learner)).toBeGreaterThan(5);
+    expect(outside).toEqual([]);
+  } finally {
+    await learnerContext.close();
+  }
+});
+
+function fakeServer(): string {
+  const url = inject('fakeServerUrl');
+  if (!url) throw new Error(`the fake Anthropic server did not start: ${inject('fakeServerError')}`);
+  return url;
+}
+
+async function setMode(page: Page, mode: 'scripted' | 'anthropic'): Promise<void> {
+  await openSettings(page);
+  await page.getByTestId('model-mode').selectOption(mode);
+}
+
+test('record a live run, replay it with no key, take over mid-way with the live model', async ({ page }) => {
+  const server = fakeServer();
+  await openApp(page);
+  await setMode(page, 'anthropic');
+  await page.getByTestId('base-url').fill(server);
+  await page.getByTestId('api-key').fill(E2E_API_KEY);
+  await page.getByTestId('tab-stepper').click();
+  await page.getByTestId('record-toggle').check();
+  await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
+  await page.getByTestId('btn-send').click();
+  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
+  await page.getByTestId('btn-allow-once').click();
+  await waitForStatus(page, 'done');
+
+  await page.getByTestId('tab-stepper').click();
+  await page.getByTestId('btn-save-recording').click();
+  const link = await page.getByTestId('recording-link').inputValue();
+  expect(link).toContain('#s=');
+  expect(link).not.toContain(E2E_API_KEY);
+
+  // Replay with no key at all.
+  await setMode(page, 'anthropic');
+  await page.getByTestId('api-key').fill('');
+  await setMode(page, 'scripted');
+  await page.goto(link);
+  await page.reload();
+  await answerTrustIfAsked(page);
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toMatch(/-recorded$/);
+  await page.getByTestId('tab-stepper').click();
+  expect(await page.getByTestId('btn-take-over').isEnabled()).toBe(false);
+  await page.getByTestId('bp-event-model.request').check();
+  await continueToNext(page);
+  await continueToNext(page);
+  // The second request: the replayed bash call has its result.
+  expect(await page.getByTestId('breakpoint-hit').textContent()).toContain('model.request');
+  const results = await page.getByTestId('conversation').getByTestId('tool-result').allTextContents();
+  expect(results.join('\n')).toContain('hello from the fake server');
+  expect(await page.locator('[data-testid="event-row"][data-type="run.start"]').count()).toBe(1);
+
+  // Take over with the key, against the fake server.
+  await setMode(page, 'anthropic');
+  await page.getByTestId('api-key').fill(E2E_API_KEY);
+  await setMode(page, 'scripted');
+  await page.getByTestId('tab-stepper').click();
+  await page.getByTestId('bp-event-model.request').uncheck();
+  await expect.poll(() => page.getByTestId('btn-take-over').isEnabled()).toBe(true);
+  await page.getByTestId('btn-take-over').click();
+  await waitForStatus(page, 'done');
+  expect(await page.getByTestId('fork-note').textContent()).toContain('Taken over');
+  // A second run, on the live client: its run.start names it, and the live text arrived.
+  const starts = page.locator('[data-testid="event-row"][data-type="run.start"]');
+  expect(await starts.count()).toBe(2);
+  await starts.last().click();
+  expect(await page.getByTestId('event-json').textContent()).toMatch(/"modelClient": "(?!scripted)/);
+  const last = await page.getByTestId('conversation').locator('[data-testid="msg"][data-role="assistant"]').last().textContent();
+  expect(last).toContain('greeting.txt now says');
+  expect(await runStatus(page)).toBe('done');
+});
