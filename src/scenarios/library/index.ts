@@ -1,7 +1,11 @@
 /**
- * The built-in scenarios. Each is validated at load, so a broken one fails loudly in tests.
+ * The built-in scenarios. Each JSON is a v0 or v1 document, migrated to v1 and validated at load,
+ * so a broken one fails loudly in tests. `builtinDocs` are the whole documents (every prompt, the
+ * lesson); `builtinScenarios` are what runs, at each document's first prompt.
  */
-import { parseScenario, type Scenario } from '../schema.ts';
+import { migrateScenario, toRunnableScenario } from '../migrate.ts';
+import type { Scenario } from '../schema.ts';
+import type { ScenarioV1 } from '../schema-v1.ts';
 import parallelExploration from './parallel-exploration.json';
 import fixABug from './fix-a-bug.json';
 import maxTokensRecovery from './max-tokens-recovery.json';
@@ -20,14 +24,15 @@ import cacheBreakage from './cache-breakage.json';
 import contextCollapse from './context-collapse.json';
 import autoCompact from './auto-compact.json';
 import memoryClaudeMd from './memory-claude-md.json';
+import lessonFollowUps from './lesson-follow-ups.json';
 
-function load(json: unknown): Scenario {
-  const r = parseScenario(json);
+function load(json: unknown): ScenarioV1 {
+  const r = migrateScenario(json);
   if (!r.ok) throw new Error(`A built-in scenario is invalid:\n${r.errors.join('\n')}`);
   return r.scenario;
 }
 
-export const builtinScenarios: Scenario[] = [
+export const builtinDocs: ScenarioV1[] = [
   // the loop
   parallelExploration,
   fixABug,
@@ -49,7 +54,11 @@ export const builtinScenarios: Scenario[] = [
   autoCompact,
   cacheBreakage,
   memoryClaudeMd,
+  // lessons: several prompts, notes and questions
+  lessonFollowUps,
 ].map(load);
+
+export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
 
 export function findBuiltinScenario(id: string): Scenario | undefined {
   return builtinScenarios.find((s) => s.id === id);

@@ -22,8 +22,9 @@ export class ScenarioLibrary {
   entries = $state.raw<LibraryEntry[]>([]);
   loadError = $state<string | null>(null);
 
-  constructor(builtins: readonly Scenario[]) {
-    this.entries = builtins.map((scenario) => ({ scenario, origin: 'builtin', v1: fromV0(scenario) }));
+  /** The built-ins as whole documents (lessons and every prompt included). */
+  constructor(builtins: readonly ScenarioV1[]) {
+    this.entries = builtins.map((v1) => ({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 }));
   }
 
   find(id: string): LibraryEntry | undefined {
