@@ -181,7 +181,14 @@ type EventBody =
   // tools
   | { type: 'tool.proposed'; toolUseId: string; name: string; input: unknown }
   | { type: 'tool.validated'; toolUseId: string; name: string; ok: boolean; error?: string }
-  | { type: 'tool.started'; toolUseId: string; name: string; concurrent: boolean }
+  | {
+      type: 'tool.started';
+      toolUseId: string;
+      name: string;
+      concurrent: boolean;
+      /** The input that runs: the proposed one, or a PreToolUse hook's rewrite of it. */
+      input?: unknown;
+    }
   | { type: 'tool.output'; toolUseId: string; chunk: ToolOutputChunk }
   | {
       type: 'tool.result';

@@ -12,6 +12,7 @@ import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { prepareRun, type PrepareOptions } from '../../src/scenarios/prepare.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
 import { drain, ofType, setup, transitions } from './loop-helpers.ts';
+import { deriveConversation } from '../../src/ui/state/conversation.ts';
 
 async function run(id: string, opts: Partial<PrepareOptions> = {}) {
   const scenario = findBuiltinScenario(id);
@@ -146,6 +147,12 @@ describe('hooks in the loop', () => {
     const hooksStage = ofType(events, 'permission.stage').find((s) => s.stage === 'hooks')!;
     expect(hooksStage.reason).toMatch(/rewritten/);
     expect(await sandbox.fs.readFile('/home/project/deployed.txt')).toBe('staging\n');
+    // what ran is reported, and the conversation view shows it beside the proposal
+    // updatedInput replaces the input whole (the hook wrote only `command`)
+    expect(ofType(events, 'tool.started')[0]!.input).toEqual({ command: 'bash deploy.sh staging' });
+    const call = deriveConversation(events).find((i) => i.kind === 'tool');
+    expect(call?.kind === 'tool' && call.call.ranInput).toEqual({ command: 'bash deploy.sh staging' });
+    expect(call?.kind === 'tool' && call.call.input).toEqual({ command: 'bash deploy.sh prod', description: 'Deploy to prod' });
   });
 
   it('a Stop hook keeps the agent working until its condition holds', async () => {

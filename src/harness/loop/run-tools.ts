@@ -220,7 +220,7 @@ async function runOne(
 ): Promise<{ result: ToolResultBlock; post: HookOutcome | null }> {
   const { block } = p;
   const started = opts.context.clock.now();
-  queue.push({ type: 'tool.started', toolUseId: block.id, name: block.name, concurrent });
+  queue.push({ type: 'tool.started', toolUseId: block.id, name: block.name, concurrent, input: call.input });
   const ctx: ToolContext = {
     ...opts.context,
     toolUseId: block.id,

@@ -28,6 +28,8 @@ export type ToolCallView = {
   validationError?: string;
   /** The result was cut head + tail by the sandbox or the tool runner. */
   truncated: boolean;
+  /** The input that ran instead of `input` (a PreToolUse hook rewrote it). */
+  ranInput?: unknown;
 };
 
 export type ConversationItem =
@@ -49,6 +51,8 @@ type ToolFacts = {
   input: unknown;
   validated?: { ok: boolean; error?: string };
   started: boolean;
+  /** What actually ran, when a hook rewrote the proposed input. */
+  ranInput?: unknown;
   output: string;
   result?: { content: string; isError: boolean; ms?: number };
 };
@@ -72,9 +76,12 @@ function collectToolFacts(events: readonly TraceEvent[]): Map<string, ToolFacts>
       case 'tool.validated':
         get(e.toolUseId, e.name).validated = { ok: e.ok, error: e.error };
         break;
-      case 'tool.started':
-        get(e.toolUseId, e.name).started = true;
+      case 'tool.started': {
+        const f = get(e.toolUseId, e.name);
+        f.started = true;
+        if (e.input !== undefined && JSON.stringify(e.input) !== JSON.stringify(f.input)) f.ranInput = e.input;
         break;
+      }
       case 'tool.output':
         get(e.toolUseId).output += e.chunk.text;
         break;
@@ -114,6 +121,7 @@ function toolView(id: string, name: string, input: unknown, f: ToolFacts | undef
     ms: f?.result?.ms,
     validationError: f?.validated?.error,
     truncated: result !== undefined && TRUNCATION_MARK.test(result),
+    ...(f?.ranInput !== undefined ? { ranInput: f.ranInput } : {}),
   };
 }
 
