@@ -78,18 +78,18 @@ test('Stop ends a busy loop in the sandbox at once, and the page stays responsiv
   await openAt(page, linkPath(busyLoopScenario()));
   await page.getByTestId('btn-run').click();
   const dialog = page.getByTestId('permission-dialog');
-  // Answer the permission question (the loop is not read-only), then wait until the loop spins.
-  // (The event list shows tool.started only once the tool returns: the run controller buffers
-  // events between paints and the next pull waits for the tool, so the worker is what we ask.)
+  // Answer the permission question (the loop is not read-only), then wait until the loop spins:
+  // the event list shows tool.started, and the sandbox Worker is too busy to answer a probe.
   await expect
     .poll(
       async () => {
         if (await dialog.isVisible()) await page.getByTestId('btn-allow-once').click();
-        return sandboxWorkerBusy(page, 1500);
+        return page.locator('[data-testid="event-row"][data-type="tool.started"]').count();
       },
       { timeout: 45_000 },
     )
-    .toBe(true);
+    .toBe(1);
+  await expect.poll(() => sandboxWorkerBusy(page, 1500), { timeout: 30_000 }).toBe(true);
   expect(await runStatus(page)).toBe('running');
 
   // The loop spins in the Worker; the page's thread is free: the theme toggle works at once.
