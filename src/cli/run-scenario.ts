@@ -74,7 +74,7 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
       scenario,
       sandbox,
       ...(model ? { model } : {}),
-      ...(live ? { modelId: modelId ?? 'claude-sonnet-4-5' } : {}),
+      ...(live ? { modelId: modelId ?? 'claude-sonnet-5-5' } : {}),
       clock: realClock,
       ids: randomIds,
       signal: controller.signal,

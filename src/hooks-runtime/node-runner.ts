@@ -9,7 +9,8 @@
 import { Worker } from 'node:worker_threads';
 import type { JsHookResult, JsHookRunner } from '../harness/ports.ts';
 import { runHookBody } from './run-hook-body.ts';
-import { abortedResult, timedOutResult, workerFailedResult } from './results.ts';
+import { abortedResult, workerFailedResult } from './results.ts';
+import { plainInput, settleOnce } from './settle-once.ts';
 
 const WORKER_SOURCE = `
 (() => {
@@ -32,25 +33,13 @@ export function createNodeJsHookRunner(): JsHookRunner {
     run(code, input, { timeoutMs, signal }) {
       if (signal?.aborted) return Promise.resolve(abortedResult());
       return new Promise<JsHookResult>((resolve) => {
-        // JSON round trip: the hook gets plain data, exactly what a command hook would parse.
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
-          workerData: { code, input: JSON.parse(JSON.stringify(input ?? null)) as unknown },
+          workerData: { code, input: plainInput(input) },
           stdout: true,
           stderr: true,
         });
-        let settled = false;
-        const finish = (r: JsHookResult) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          void worker.terminate();
-          resolve(r);
-        };
-        const timer = setTimeout(() => finish(timedOutResult(timeoutMs)), timeoutMs);
-        const onAbort = () => finish(abortedResult());
-        signal?.addEventListener('abort', onAbort, { once: true });
+        const finish = settleOnce({ timeoutMs, signal, terminate: () => void worker.terminate(), resolve });
         worker.on('message', (m: { exitCode: number; stdout: string; stderr: string }) =>
           finish({ exitCode: m.exitCode, stdout: m.stdout, stderr: m.stderr, timedOut: false }),
         );

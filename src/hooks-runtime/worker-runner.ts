@@ -4,7 +4,8 @@
  * responsive. Symmetric with `node-runner.ts`.
  */
 import type { JsHookResult, JsHookRunner } from '../harness/ports.ts';
-import { abortedResult, timedOutResult, workerFailedResult } from './results.ts';
+import { abortedResult, workerFailedResult } from './results.ts';
+import { plainInput, settleOnce } from './settle-once.ts';
 
 export function createWorkerJsHookRunner(): JsHookRunner {
   return {
@@ -18,18 +19,7 @@ export function createWorkerJsHookRunner(): JsHookRunner {
           resolve(workerFailedResult(e));
           return;
         }
-        let settled = false;
-        const finish = (r: JsHookResult) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          worker.terminate();
-          resolve(r);
-        };
-        const timer = setTimeout(() => finish(timedOutResult(timeoutMs)), timeoutMs);
-        const onAbort = () => finish(abortedResult());
-        signal?.addEventListener('abort', onAbort, { once: true });
+        const finish = settleOnce({ timeoutMs, signal, terminate: () => worker.terminate(), resolve });
         worker.onmessage = (e: MessageEvent<{ exitCode: number; stdout: string; stderr: string }>) =>
           finish({ exitCode: e.data.exitCode, stdout: e.data.stdout, stderr: e.data.stderr, timedOut: false });
         worker.onerror = (e) => {
@@ -37,8 +27,7 @@ export function createWorkerJsHookRunner(): JsHookRunner {
           finish(workerFailedResult(new Error(e.message || 'the worker script failed to load')));
         };
         worker.onmessageerror = () => finish(workerFailedResult(new Error('the hook result could not be read')));
-        // JSON round trip: the hook gets plain data, exactly what a command hook would parse.
-        worker.postMessage({ code, input: JSON.parse(JSON.stringify(input ?? null)) as unknown });
+        worker.postMessage({ code, input: plainInput(input) });
       });
     },
   };

@@ -28,6 +28,15 @@ export class WatchHub {
     }
   }
 
+  /** Runs a mutation, then tells watchers what it changed, whether it succeeded or threw. */
+  async flushAfter<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      this.flush();
+    }
+  }
+
   subscribe(listener: WatchListener): () => void {
     this.listeners.add(listener);
     return () => {

@@ -9,7 +9,7 @@
  */
 import { gunzipSync, gzipSync, strToU8 } from 'fflate';
 import { migrateScenario } from './migrate.ts';
-import { parseScenario, type Scenario } from './schema.ts';
+import { parseScenario, scenarioHeader, type Scenario } from './schema.ts';
 import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 
 /** Largest payload accepted, in characters of base64url. */
@@ -47,10 +47,7 @@ function fromBase64Url(text: string): Uint8Array | null {
 function linkFields(s: Scenario): Scenario {
   return {
     version: s.version,
-    id: s.id,
-    title: s.title,
-    description: s.description,
-    ...(s.notes !== undefined ? { notes: s.notes } : {}),
+    ...scenarioHeader(s),
     prompt: s.prompt,
     files: s.files,
     model: s.model,
@@ -62,10 +59,7 @@ function linkFields(s: Scenario): Scenario {
 function linkFieldsV1(s: ScenarioV1): ScenarioV1 {
   return scenarioV1Schema.parse({
     version: 1,
-    id: s.id,
-    title: s.title,
-    description: s.description,
-    ...(s.notes !== undefined ? { notes: s.notes } : {}),
+    ...scenarioHeader(s),
     prompts: s.prompts,
     files: s.files,
     skills: s.skills,

@@ -4,7 +4,7 @@
  * than half-read. `toRunnableScenario` is the bridge back to what `prepare.ts` runs today (v0):
  * until `prepare.ts` reads v1 itself, a v1 scenario runs through it unchanged.
  */
-import { parseScenario, type Scenario } from './schema.ts';
+import { parseScenario, scenarioHeader, type Scenario } from './schema.ts';
 import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 
 export const LATEST_SCENARIO_VERSION = 1;
@@ -41,10 +41,7 @@ export function migrateScenario(json: unknown): MigrateResult {
 export function fromV0(s: Scenario): ScenarioV1 {
   return scenarioV1Schema.parse({
     version: 1,
-    id: s.id,
-    title: s.title,
-    description: s.description,
-    ...(s.notes !== undefined ? { notes: s.notes } : {}),
+    ...scenarioHeader(s),
     prompts: [s.prompt],
     files: s.files,
     model: s.model,
@@ -67,10 +64,7 @@ export function toRunnableScenario(s: ScenarioV1, promptIndex = 0): Scenario {
   const model = s.model.kind === 'recorded' ? { kind: 'scripted' as const, turns: s.model.turns } : s.model;
   const r = parseScenario({
     version: 0,
-    id: s.id,
-    title: s.title,
-    description: s.description,
-    ...(s.notes !== undefined ? { notes: s.notes } : {}),
+    ...scenarioHeader(s),
     prompt,
     files: { ...s.files, ...s.memoryFiles, ...skills },
     model,

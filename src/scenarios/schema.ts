@@ -60,6 +60,22 @@ export const scenarioSchema = z
   .strict();
 
 export type Scenario = z.output<typeof scenarioSchema>;
+
+/** What names and describes a scenario; the same fields in every format version. */
+export type ScenarioHeader = Pick<Scenario, 'id' | 'title' | 'description' | 'notes'>;
+
+/**
+ * The header fields copied by name (`notes` only when set), for building one scenario shape from
+ * another: nothing else rides along.
+ */
+export function scenarioHeader(s: ScenarioHeader): ScenarioHeader {
+  return {
+    id: s.id,
+    title: s.title,
+    description: s.description,
+    ...(s.notes !== undefined ? { notes: s.notes } : {}),
+  };
+}
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 
 export type ScenarioParse = { ok: true; scenario: Scenario } | { ok: false; errors: string[] };

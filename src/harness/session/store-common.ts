@@ -2,7 +2,14 @@
  * What both `SessionStore` implementations share, so they cannot drift apart: sizes, ordering,
  * argument checks and the error wording.
  */
-import type { SessionInfo, SessionResult, SessionStoreError, SessionStoreErrorCode } from '../ports.ts';
+import type {
+  SessionInfo,
+  SessionResult,
+  SessionStoreError,
+  SessionStoreErrorCode,
+  SessionUsage,
+  StorageEstimate,
+} from '../ports.ts';
 import type { SessionLogEvent } from './types.ts';
 
 export const ok = <T>(value: T): SessionResult<T> => ({ ok: true, value });
@@ -87,3 +94,44 @@ export function checkForkPosition(info: SessionInfo, atSeq: number): SessionStor
 
 export const quotaMessage = (what: string): string =>
   `The browser's storage for this site is full, so ${what} was not saved. The session is still open in memory: delete old sessions (Sessions panel), then it is saved on the next step.`;
+
+/** A new, empty session's record, created and updated `now`. */
+export function newSessionInfo(o: { id: string; title: string; scenarioId?: string | undefined; now: number }): SessionInfo {
+  return {
+    id: o.id,
+    title: o.title.trim(),
+    ...(o.scenarioId ? { scenarioId: o.scenarioId } : {}),
+    createdAt: o.now,
+    updatedAt: o.now,
+    eventCount: 0,
+    bytes: 0,
+  };
+}
+
+/** The record of a fork of `parent` at entry `atSeq`, holding `eventCount` copied entries of `bytes`. */
+export function forkedSessionInfo(
+  parent: SessionInfo,
+  o: { id: string; title: string; atSeq: number; now: number; eventCount: number; bytes: number },
+): SessionInfo {
+  return {
+    id: o.id,
+    title: o.title.trim(),
+    parentId: parent.id,
+    forkedAt: o.atSeq,
+    ...(parent.scenarioId ? { scenarioId: parent.scenarioId } : {}),
+    createdAt: o.now,
+    updatedAt: o.now,
+    eventCount: o.eventCount,
+    bytes: o.bytes,
+  };
+}
+
+/** Usage from the logs' total and the origin's estimate; a failing estimate only leaves its figures out. */
+export async function usageOf(sessionsBytes: number, estimate?: () => Promise<StorageEstimate>): Promise<SessionResult<SessionUsage>> {
+  const est = estimate ? await estimate().catch(() => ({}) as StorageEstimate) : {};
+  return ok({
+    sessionsBytes,
+    ...(est.usage !== undefined ? { usedBytes: est.usage } : {}),
+    ...(est.quota !== undefined ? { quotaBytes: est.quota } : {}),
+  });
+}

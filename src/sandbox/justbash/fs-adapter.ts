@@ -47,15 +47,6 @@ export class JustBashFs implements SandboxFs {
     }
   }
 
-  /** Runs a mutation and tells watchers about it once it has finished. */
-  private async mutate<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } finally {
-      this.hub.flush();
-    }
-  }
-
   async readFile(path: string): Promise<string> {
     const p = this.abs(path);
     const k = await this.kind(p);
@@ -73,7 +64,7 @@ export class JustBashFs implements SandboxFs {
 
   writeFile(path: string, content: string): Promise<void> {
     const p = this.abs(path);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       if ((await this.kind(p)) === 'dir') fail('EISDIR', p);
       await this.checkAncestors(p, false);
       try {
@@ -120,7 +111,7 @@ export class JustBashFs implements SandboxFs {
 
   mkdir(path: string, opts?: { recursive?: boolean }): Promise<void> {
     const p = this.abs(path);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       const k = await this.kind(p);
       if (k === 'file') fail('EEXIST', p);
       if (k === 'dir') {
@@ -138,7 +129,7 @@ export class JustBashFs implements SandboxFs {
 
   rm(path: string, opts?: { recursive?: boolean; force?: boolean }): Promise<void> {
     const p = this.abs(path);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       const k = await this.kind(p);
       if (k === null) {
         if (opts?.force) return;
@@ -157,7 +148,7 @@ export class JustBashFs implements SandboxFs {
   rename(from: string, to: string): Promise<void> {
     const src = this.abs(from);
     const dst = this.abs(to);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       const k = await this.kind(src);
       if (k === null) fail('ENOENT', src);
       if (src === dst) return;

@@ -48,14 +48,6 @@ export class WebContainerFs implements SandboxFs {
     this.hub.record(abs);
   }
 
-  private async mutate<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } finally {
-      this.hub.flush();
-    }
-  }
-
   async readFile(path: string): Promise<string> {
     const { abs, rel } = this.where(path);
     try {
@@ -67,7 +59,7 @@ export class WebContainerFs implements SandboxFs {
 
   writeFile(path: string, content: string): Promise<void> {
     const { abs, rel } = this.where(path);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       if ((await this.kind(abs)) === 'dir') fsFail('EISDIR', abs);
       try {
         const parent = toContainerPath(dirname(abs));
@@ -103,7 +95,7 @@ export class WebContainerFs implements SandboxFs {
 
   mkdir(path: string, opts?: { recursive?: boolean }): Promise<void> {
     const { abs, rel } = this.where(path);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       try {
         if (opts?.recursive) await this.fs.mkdir(rel, { recursive: true });
         else await this.fs.mkdir(rel);
@@ -116,7 +108,7 @@ export class WebContainerFs implements SandboxFs {
 
   rm(path: string, opts?: { recursive?: boolean; force?: boolean }): Promise<void> {
     const { abs, rel } = this.where(path);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       if (abs === WORKDIR) fsFail('EPERM', abs);
       const kind = await this.kind(abs);
       if (kind === null && !opts?.force) fsFail('ENOENT', abs);
@@ -135,7 +127,7 @@ export class WebContainerFs implements SandboxFs {
   rename(from: string, to: string): Promise<void> {
     const src = this.where(from);
     const dst = this.where(to);
-    return this.mutate(async () => {
+    return this.hub.flushAfter(async () => {
       try {
         await this.fs.rename(src.rel, dst.rel);
       } catch (err) {

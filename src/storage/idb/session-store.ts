@@ -21,7 +21,7 @@ import {
   type SessionUsage,
   type StorageEstimate,
 } from '../../harness/ports.ts';
-import { checkForkPosition, checkTitle, encodeBatch, fail, newestFirst, notFound, notFoundError, ok, quotaMessage } from '../../harness/session/store-common.ts';
+import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, usageOf } from '../../harness/session/store-common.ts';
 import type { SessionLogEvent } from '../../harness/session/types.ts';
 import { SESSION_EVENTS, SESSIONS, openHarnessDb, type OpenOptions } from './db.ts';
 
@@ -66,16 +66,7 @@ export class IdbSessionStore implements SessionStore {
   async create(o: { title: string; scenarioId?: string }): Promise<SessionResult<SessionInfo>> {
     const bad = checkTitle(o.title);
     if (bad) return { ok: false, error: bad };
-    const now = this.opts.clock.now();
-    const info: SessionInfo = {
-      id: this.opts.ids.next('session'),
-      title: o.title.trim(),
-      ...(o.scenarioId ? { scenarioId: o.scenarioId } : {}),
-      createdAt: now,
-      updatedAt: now,
-      eventCount: 0,
-      bytes: 0,
-    };
+    const info = newSessionInfo({ id: this.opts.ids.next('session'), title: o.title, scenarioId: o.scenarioId, now: this.opts.clock.now() });
     return this.run('the new session', async (db) => {
       await db.put(SESSIONS, info);
       return ok(info);
@@ -163,18 +154,7 @@ export class IdbSessionStore implements SessionStore {
       const copied = atSeq === 0 ? [] : ((await events.getAll(logRange(id, 1, atSeq))) as EventRecord[]);
       const bytes = copied.reduce((n, r) => n + r.bytes, 0);
       await this.checkQuota(tx, bytes, 'the fork');
-      const now = this.opts.clock.now();
-      const fork: SessionInfo = {
-        id: this.opts.ids.next('session'),
-        title: title.trim(),
-        parentId: id,
-        forkedAt: atSeq,
-        ...(info.scenarioId ? { scenarioId: info.scenarioId } : {}),
-        createdAt: now,
-        updatedAt: now,
-        eventCount: copied.length,
-        bytes,
-      };
+      const fork = forkedSessionInfo(info, { id: this.opts.ids.next('session'), title, atSeq, now: this.opts.clock.now(), eventCount: copied.length, bytes });
       for (const r of copied) void events.put({ ...r, sessionId: fork.id });
       await sessions.put(fork);
       return fork;
@@ -184,13 +164,7 @@ export class IdbSessionStore implements SessionStore {
   async usage(): Promise<SessionResult<SessionUsage>> {
     const listed = await this.list();
     if (!listed.ok) return listed;
-    const sessionsBytes = listed.value.reduce((n, s) => n + s.bytes, 0);
-    const est = this.opts.estimate ? await this.opts.estimate().catch(() => ({}) as StorageEstimate) : {};
-    return ok({
-      sessionsBytes,
-      ...(est.usage !== undefined ? { usedBytes: est.usage } : {}),
-      ...(est.quota !== undefined ? { quotaBytes: est.quota } : {}),
-    });
+    return usageOf(listed.value.reduce((n, s) => n + s.bytes, 0), this.opts.estimate);
   }
 
   /** Closes the connection (tests; a page never needs to). */

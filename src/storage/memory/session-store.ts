@@ -16,10 +16,13 @@ import {
   checkTitle,
   encodeBatch,
   fail,
+  forkedSessionInfo,
   newestFirst,
+  newSessionInfo,
   notFound,
   ok,
   quotaMessage,
+  usageOf,
   type EncodedEntry,
 } from '../../harness/session/store-common.ts';
 import type { SessionLogEvent } from '../../harness/session/types.ts';
@@ -42,16 +45,7 @@ export class MemorySessionStore implements SessionStore {
   async create(o: { title: string; scenarioId?: string }): Promise<SessionResult<SessionInfo>> {
     const bad = checkTitle(o.title);
     if (bad) return { ok: false, error: bad };
-    const now = this.opts.clock.now();
-    const info: SessionInfo = {
-      id: this.opts.ids.next('session'),
-      title: o.title.trim(),
-      ...(o.scenarioId ? { scenarioId: o.scenarioId } : {}),
-      createdAt: now,
-      updatedAt: now,
-      eventCount: 0,
-      bytes: 0,
-    };
+    const info = newSessionInfo({ id: this.opts.ids.next('session'), title: o.title, scenarioId: o.scenarioId, now: this.opts.clock.now() });
     this.sessions.set(info.id, info);
     this.logs.set(info.id, []);
     return ok({ ...info });
@@ -112,31 +106,14 @@ export class MemorySessionStore implements SessionStore {
     const copied = log.slice(0, atSeq);
     const bytes = copied.reduce((n, e) => n + e.bytes, 0);
     if (this.overQuota(bytes)) return fail('quota', quotaMessage('the fork'));
-    const now = this.opts.clock.now();
-    const fork: SessionInfo = {
-      id: this.opts.ids.next('session'),
-      title: title.trim(),
-      parentId: id,
-      forkedAt: atSeq,
-      ...(info.scenarioId ? { scenarioId: info.scenarioId } : {}),
-      createdAt: now,
-      updatedAt: now,
-      eventCount: copied.length,
-      bytes,
-    };
+    const fork = forkedSessionInfo(info, { id: this.opts.ids.next('session'), title, atSeq, now: this.opts.clock.now(), eventCount: copied.length, bytes });
     this.sessions.set(fork.id, fork);
     this.logs.set(fork.id, [...copied]);
     return ok({ ...fork });
   }
 
   async usage(): Promise<SessionResult<SessionUsage>> {
-    const sessionsBytes = this.totalBytes();
-    const est = this.opts.estimate ? await this.opts.estimate().catch(() => ({}) as StorageEstimate) : {};
-    return ok({
-      sessionsBytes,
-      ...(est.usage !== undefined ? { usedBytes: est.usage } : {}),
-      ...(est.quota !== undefined ? { quotaBytes: est.quota } : {}),
-    });
+    return usageOf(this.totalBytes(), this.opts.estimate);
   }
 
   private totalBytes(): number {

@@ -14,3 +14,6 @@ export function prettyJson(value: unknown): string {
     return `(cannot show as JSON: ${err instanceof Error ? err.message : String(err)})`;
   }
 }
+
+/** A size in bytes as "812 B" or "3.4 KB" (links and exports, which stay small). */
+export const fmtKb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);

@@ -9,7 +9,7 @@ const KEY_STORE = 'hp.apiKey';
 const PREFS_STORE = 'hp.modelPrefs';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
-export const DEFAULT_MODEL_ID = 'claude-sonnet-4-5';
+export const DEFAULT_MODEL_ID = 'claude-sonnet-5-5';
 
 type Prefs = { mode: ModelMode; baseURL: string; modelId: string };
 
@@ -58,7 +58,7 @@ export class ModelSettings {
     if (!URL.canParse(this.baseURL.trim())) {
       return `Base URL "${this.baseURL}" is not a URL: fix it in Settings (default ${DEFAULT_BASE_URL}).`;
     }
-    if (!this.modelId.trim()) return 'No model id: set one in Settings (e.g. claude-sonnet-4-5).';
+    if (!this.modelId.trim()) return 'No model id: set one in Settings (e.g. claude-sonnet-5-5).';
     return null;
   }
 }
