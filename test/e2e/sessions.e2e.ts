@@ -111,6 +111,8 @@ test('a reload in the middle of a tool call resumes the session as interrupted, 
   await waitForRowCount(page, count);
   expect(await runStatus(page)).toBe('aborted');
   await page.getByTestId('session-interrupted').waitFor();
+  // The cut call is shown as interrupted, not as still waiting.
+  expect(await page.getByTestId('tool-call').first().getAttribute('data-status')).toBe('interrupted');
   await sendPrompt(page, 'Carry on.');
   await waitForStatus(page, 'done');
   expect(await rows(page).count()).toBeGreaterThan(count);

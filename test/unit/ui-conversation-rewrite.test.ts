@@ -25,3 +25,19 @@ describe('deriveConversation across history.rewritten', () => {
     expect(items.filter((i) => i.kind === 'user')[0]).toMatchObject({ text: expect.stringContaining('running tally') });
   });
 });
+
+describe('deriveConversation for a log cut mid-tool', () => {
+  it('shows the open call as running while live, and as interrupted once nothing will finish it', async () => {
+    const scenario = findBuiltinScenario('fix-a-bug')!;
+    const sandbox = await createJustBashSandbox();
+    const { input, deps } = await prepareRun({ scenario, sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true });
+    const { events } = await drain(input, deps);
+    const cut = events.slice(0, events.findIndex((e) => e.type === 'tool.started') + 1);
+    const status = (settled: boolean) =>
+      deriveConversation(cut, { settled }).flatMap((i) => (i.kind === 'tool' ? [i.call.status] : []));
+    expect(status(false)).toEqual(['running']);
+    expect(status(true)).toEqual(['interrupted']);
+    // a finished call is never called interrupted
+    expect(deriveConversation(events, { settled: true }).flatMap((i) => (i.kind === 'tool' ? [i.call.status] : []))).not.toContain('interrupted');
+  });
+});

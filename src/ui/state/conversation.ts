@@ -13,7 +13,7 @@ import type {
 } from '../../harness/index.ts';
 import { blocksOf } from '../../harness/index.ts';
 
-export type ToolCallStatus = 'composing' | 'proposed' | 'invalid' | 'running' | 'done' | 'error';
+export type ToolCallStatus = 'composing' | 'proposed' | 'invalid' | 'running' | 'done' | 'error' | 'interrupted';
 
 export type ToolCallView = {
   id: string;
@@ -53,23 +53,34 @@ type ToolFacts = {
   started: boolean;
   /** What actually ran, when a hook rewrote the proposed input. */
   ranInput?: unknown;
+  /** Which run proposed it (runs are counted by `run.start`). */
+  run: number;
+  /** Its run ended (or the log stops) with no result for it. */
+  closed?: boolean;
   output: string;
   result?: { content: string; isError: boolean; ms?: number };
 };
 
 /** Everything the trace says about each tool call, keyed by `tool_use` id. */
-function collectToolFacts(events: readonly TraceEvent[]): Map<string, ToolFacts> {
+function collectToolFacts(events: readonly TraceEvent[], settled: boolean): Map<string, ToolFacts> {
   const facts = new Map<string, ToolFacts>();
+  let run = 0;
   const get = (id: string, name = '?', input: unknown = {}) => {
     let f = facts.get(id);
     if (!f) {
-      f = { name, input, started: false, output: '' };
+      f = { name, input, started: false, output: '', run };
       facts.set(id, f);
     }
     return f;
   };
   for (const e of events) {
     switch (e.type) {
+      case 'run.start':
+        run++;
+        break;
+      case 'run.end':
+        for (const f of facts.values()) if (f.run === run && !f.result) f.closed = true;
+        break;
       case 'tool.proposed':
         Object.assign(get(e.toolUseId, e.name, e.input), { name: e.name, input: e.input });
         break;
@@ -101,6 +112,8 @@ function collectToolFacts(events: readonly TraceEvent[]): Map<string, ToolFacts>
         break;
     }
   }
+  // A log that ends mid-run with nothing left to run it (a reload, a crash): its open calls are cut off.
+  if (settled) for (const f of facts.values()) if (f.run === run && !f.result) f.closed = true;
   return facts;
 }
 
@@ -108,6 +121,8 @@ function toolView(id: string, name: string, input: unknown, f: ToolFacts | undef
   let status: ToolCallStatus = 'proposed';
   if (f?.result) status = f.result.isError ? 'error' : 'done';
   else if (f?.validated && !f.validated.ok) status = 'invalid';
+  // Its run is over and no result came: it was cut off (a stop, a crash, a reload mid-tool).
+  else if (f?.closed) status = 'interrupted';
   else if (f?.started) status = 'running';
   const result = f?.result?.content;
   return {
@@ -167,8 +182,12 @@ function pushMessage(
  * Builds the conversation from the events seen so far. Settled messages are keyed by their index
  * in the message list, so a follow-up run that repeats earlier history does not duplicate them.
  */
-export function deriveConversation(events: readonly TraceEvent[]): ConversationItem[] {
-  const facts = collectToolFacts(events);
+/**
+ * `settled`: no live run will add to these events (a session restored after a reload, or a run that
+ * ended): a tool call left without a result then shows as interrupted rather than still pending.
+ */
+export function deriveConversation(events: readonly TraceEvent[], opts: { settled?: boolean } = {}): ConversationItem[] {
+  const facts = collectToolFacts(events, opts.settled ?? false);
   const settled = new Map<number, { origin: MessageOrigin; message: Message }>();
   const extras: { at: number; item: ConversationItem }[] = [];
   /** The error card of the model call that is failing (and maybe being retried). */

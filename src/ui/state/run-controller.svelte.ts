@@ -106,7 +106,10 @@ export class RunController {
   /** Set by `run(stopWhen)`: the pull loop stops after an event it matches (a breakpoint). */
   private stopWhen: StopWhen | null = null;
 
-  conversation = $derived(deriveConversation(this.shown));
+  // At the end of the log of a run that is over, a call with no result was cut off, not pending.
+  conversation = $derived(
+    deriveConversation(this.shown, { settled: this.cursor === null && (this.status === 'aborted' || this.status === 'error' || this.status === 'done') }),
+  );
   /** Permission stages per tool call, and the hooks timeline. */
   permissions = $derived(derivePermissions(this.shown));
   hookRows = $derived(deriveHookRows(this.shown));
