@@ -10,7 +10,7 @@ const fraction = z.number().gt(0).lte(1);
 export const contextSettingsSchema = z.object({
   /** The model's context window, in tokens. */
   windowTokens: z.number().int().positive().default(200_000),
-  /** Auto-compact fires when the projected request reaches this fraction of the window. */
+  /** Auto-compact fires when the projected request reaches this fraction of the context window (tokens). */
   autoCompactThreshold: fraction.default(0.85),
   budget: z
     .object({
@@ -58,7 +58,7 @@ export const contextSettingsSchema = z.object({
   collapse: z
     .object({
       enabled: z.boolean().default(true),
-      /** Collapse older exchanges when the projected request reaches this fraction of the window. */
+      /** Collapse older exchanges when the projected request reaches this fraction of the context window (tokens). */
       threshold: fraction.default(0.7),
       /** Exchanges left uncollapsed, counted from the newest. */
       keepRecentExchanges: z.number().int().min(1).default(6),

@@ -115,7 +115,7 @@ export function formatHooksConfigError(error: z.ZodError): string[] {
   });
 }
 
-/** Parse the `hooks` value of a settings document. */
+/** Parse the `hooks` value of a settings document (JSON or YAML). */
 export function parseHooksConfig(
   raw: unknown,
 ): { ok: true; config: HooksConfig } | { ok: false; errors: string[] } {

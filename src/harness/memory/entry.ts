@@ -6,7 +6,7 @@ import type { MemoryEntry, MemorySource } from '../ports.ts';
 
 export const MEMORY_SOURCES: readonly MemorySource[] = ['extracted', 'explicit', 'project_file'];
 
-/** Longest fact kept; a memory is a sentence or two, not a document. */
+/** Longest fact kept; a memory is a sentence or two, not a whole file. */
 export const MAX_MEMORY_CHARS = 1_000;
 
 /**

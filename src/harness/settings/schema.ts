@@ -2,7 +2,7 @@
  * The settings document: Claude Code's `settings.json` shape (`permissions.allow|ask|deny`,
  * `defaultMode`, `hooks`) and seed 003's YAML tiers (`always_deny`, `always_allow`, `ask_user`:
  * regexes over a one-line summary of the call — the command for bash, the path for file tools).
- * Both may appear in one document. Unknown top-level keys (Claude Code has many) are kept.
+ * Both may appear in one document (file). Unknown top-level keys (Claude Code has many) are kept.
  */
 import { z } from 'zod';
 import { hooksConfigSchema } from '../hooks/config.ts';
