@@ -10,6 +10,7 @@ import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TraceEvent
 import { agentLoop, FileState } from '../../harness/index.ts';
 import { SessionGrants, type PermissionContext, type PermissionMode } from '../../harness/permissions/index.ts';
 import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
+import type { SandboxSnapshot } from '../../harness/session/types.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { prepareRun } from '../../scenarios/prepare.ts';
 import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
@@ -28,6 +29,9 @@ export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'abor
 type DriveMode = 'step' | 'run' | 'pause' | 'drain';
 
 export type SandboxInfo = { kind: string; reason: string };
+
+/** The files as they were at an earlier event (step back), or why they cannot be shown. */
+export type FilesAt = { snapshot: SandboxSnapshot } | { unavailable: string };
 
 /** A breakpoint test: the event just pulled and its log seq (1-based across runs). */
 export type StopWhen = (event: TraceEvent, logSeq: number) => boolean;
@@ -84,6 +88,11 @@ export class RunController {
   readOnly = $state(false);
   /** Set by the session manager: records every run. */
   wrapRun: RunWrapper | null = null;
+  /**
+   * The sandbox files as of the `count`-th event (the Files panel when stepped back); set by the
+   * session manager, which has the snapshots in the session log. Null: nothing records them.
+   */
+  filesAt: ((count: number) => Promise<FilesAt>) | null = null;
   /** Told at the start of every reset (the session manager ends the current session). */
   onReset: (() => void) | null = null;
   /** SessionStart source of the next run, once: a resumed or forked session. */

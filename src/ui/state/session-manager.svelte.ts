@@ -19,7 +19,7 @@
 import { realClock } from '../../harness/clock.ts';
 import { emptyContextState } from '../../harness/context/state.ts';
 import type { RunResult } from '../../harness/loop/types.ts';
-import type { SessionInfo, SessionStore, SessionStoreError, SessionUsage } from '../../harness/ports.ts';
+import type { SessionInfo, SessionResult, SessionStore, SessionStoreError, SessionUsage } from '../../harness/ports.ts';
 import {
   GRANTS_NOT_RESTORED,
   SessionLogWriter,
@@ -38,7 +38,7 @@ import type { Scenario } from '../../scenarios/schema.ts';
 import { logSeqOfEvent, memoryTextOf, resultOfReplay } from '../sessions/log-position.ts';
 import { acquireSessionLock, type SessionLock } from '../sessions/session-lock.ts';
 import { forkTitle, sessionTitle } from '../sessions/session-tree.ts';
-import type { RunController, RunWrapper } from './run-controller.svelte.ts';
+import type { FilesAt, RunController, RunWrapper } from './run-controller.svelte.ts';
 import type { ScenarioOrigin } from './trust-gate.svelte.ts';
 
 /** localStorage key of the session that was open when the page went away. */
@@ -101,6 +101,8 @@ export class SessionManager {
   private refreshing: Promise<void> | null = null;
   private refreshAgain = false;
   private readonly storage: SessionManagerOptions['storage'];
+  /** The current session's log as last loaded; stale once the session's `eventCount` moves. */
+  private logCache: { id: string; eventCount: number; log: SessionLogEvent[] } | null = null;
 
   constructor(
     private readonly ctl: RunController,
@@ -109,6 +111,7 @@ export class SessionManager {
   ) {
     this.storage = opts.storage === undefined ? (globalThis.localStorage ?? null) : opts.storage;
     ctl.wrapRun = this.wrap;
+    ctl.filesAt = (count) => this.filesAt(count);
     ctl.onReset = () => {
       if (!this.opening) this.close({ forget: true });
     };
@@ -116,6 +119,37 @@ export class SessionManager {
       this.channel = new BroadcastChannel(CHANNEL);
       this.channel.onmessage = (e: MessageEvent<Broadcast>) => void this.heard(e.data);
     }
+  }
+
+  /**
+   * The sandbox files when the `count`-th event (1-based) of the panels happened: the fold of the
+   * log's snapshots up to it. Events still buffered are written first, so a cursor on the newest
+   * events finds them. Why not, in words, when the session is not saved or has no snapshot there.
+   */
+  async filesAt(count: number): Promise<FilesAt> {
+    const cur = this.current;
+    if (!cur) return { unavailable: 'this conversation is not saved (session storage is unavailable), so its earlier files are unknown' };
+    let log = await this.currentLog(cur.id);
+    let seq = log.ok ? logSeqOfEvent(log.value, count - 1) : null;
+    if (log.ok && seq === null) {
+      await this.flush();
+      log = await this.currentLog(cur.id);
+      seq = log.ok ? logSeqOfEvent(log.value, count - 1) : null;
+    }
+    if (!log.ok) return { unavailable: `the session log could not be read (${log.error.message})` };
+    if (seq === null) return { unavailable: `event ${count} is not saved yet (${this.pending} events wait to be saved)` };
+    const snapshot = snapshotAt(log.value, seq);
+    return snapshot ? { snapshot } : { unavailable: `the session log has no snapshot of the files before event ${count}` };
+  }
+
+  /** The log of session `id`, loaded once per `eventCount` (written events invalidate it). */
+  private async currentLog(id: string): Promise<SessionResult<SessionLogEvent[]>> {
+    const count = this.current?.id === id ? this.current.eventCount : -1;
+    const hit = this.logCache;
+    if (hit && hit.id === id && hit.eventCount === count) return { ok: true, value: hit.log };
+    const log = await this.store.load(id);
+    if (log.ok && this.current?.id === id) this.logCache = { id, eventCount: log.value.length, log: log.value };
+    return log;
   }
 
   /** Lists the sessions and, when asked, reopens the one that was open before the reload. */
@@ -313,6 +347,7 @@ export class SessionManager {
     this.writer = null;
     this.tracker = null;
     this.current = null;
+    this.logCache = null;
     this.readOnly = false;
     this.opened = null;
     this.pending = 0;
@@ -326,6 +361,7 @@ export class SessionManager {
         this.error = `${e.message} ${pending} event${pending === 1 ? ' is' : 's are'} kept in this page until saving works again.`;
       },
       onWritten: ({ eventCount, bytes }) => {
+        this.logCache = null;
         if (this.current?.id === id) this.current = { ...this.current, eventCount, bytes, updatedAt: realClock.now() };
         this.pending = writer.pending;
         this.broadcast({ type: 'written', id });
