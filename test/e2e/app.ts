@@ -47,6 +47,14 @@ export async function selectScenario(page: Page, id: string): Promise<void> {
   await page.getByTestId('scenario-picker').selectOption(id);
 }
 
+/** Open the app, pick a built-in scenario and Run it until it is done. */
+export async function runToEnd(page: Page, id: string): Promise<void> {
+  await openApp(page);
+  await selectScenario(page, id);
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+}
+
 /** Move focus out of any input so the keyboard shortcuts apply. */
 export async function blurInputs(page: Page): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { fileViewerText, openApp, rowTypes, selectScenario, waitForStatus } from './app.ts';
+import { fileViewerText, rowTypes, runToEnd } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
@@ -12,10 +12,7 @@ const total = async (page: Page) => Number(await page.getByTestId('cursor-status
 
 test('stepping back before the edit shows the buggy file, read-only; stepping to the end shows the fix', async ({ page }) => {
   const oracle = await fixABugExpectation();
-  await openApp(page);
-  await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('btn-run').click();
-  await waitForStatus(page, 'done');
+  await runToEnd(page, 'fix-a-bug');
 
   // The edit's tool.proposed row: tool calls are proposed one at a time, in script order.
   const types = await rowTypes(page);

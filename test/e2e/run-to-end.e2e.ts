@@ -1,13 +1,10 @@
 import { expect, test } from './browser.ts';
-import { openApp, rowSeqs, rowTypes, rows, selectScenario, waitForStatus, fileViewerText } from './app.ts';
+import { fileViewerText, rowSeqs, rowTypes, rows, runToEnd } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
 test('Run plays fix-a-bug to the end: tool calls, the edited file, filter, event JSON', async ({ page }) => {
   const oracle = await fixABugExpectation();
-  await openApp(page);
-  await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('btn-run').click();
-  await waitForStatus(page, 'done');
+  await runToEnd(page, 'fix-a-bug');
 
   const types = await rowTypes(page);
   expect(types[0]).toBe('run.start');
@@ -44,10 +41,7 @@ test('Run plays fix-a-bug to the end: tool calls, the edited file, filter, event
 });
 
 test('clicking an event row shows that event as JSON', async ({ page }) => {
-  await openApp(page);
-  await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('btn-run').click();
-  await waitForStatus(page, 'done');
+  await runToEnd(page, 'fix-a-bug');
 
   const toolResult = rows(page).and(page.locator('[data-type="tool.result"]')).first();
   const seq = Number(await toolResult.getAttribute('data-seq'));

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { expect, test, watchConsole, expectNoConsoleErrors } from './browser.ts';
-import { fileViewerText, openApp, openSettings, rows, rowTypes, runStatus, selectScenario, stepOnce, waitForRowCount, waitForStatus } from './app.ts';
+import { fileViewerText, openApp, openSettings, rows, rowTypes, runStatus, runToEnd, selectScenario, stepOnce, waitForRowCount, waitForStatus } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
 const conversation = (page: Page) => page.getByTestId('conversation');
@@ -15,13 +15,6 @@ const sessionRows = (page: Page) => page.getByTestId('sessions-panel').getByTest
 async function openSessionsTab(page: Page): Promise<void> {
   await page.getByTestId('tab-sessions').click();
   await page.getByTestId('sessions-panel').waitFor();
-}
-
-async function runFixABug(page: Page): Promise<void> {
-  await openApp(page);
-  await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('btn-run').click();
-  await waitForStatus(page, 'done');
 }
 
 /** Open a file of the sandbox in the viewer and return its text once it contains `expected`. */
@@ -63,7 +56,7 @@ async function sendPrompt(page: Page, text: string): Promise<void> {
 
 test('a finished run is back after a reload — events, conversation, files — and a follow-up continues it', async ({ page }) => {
   const oracle = await fixABugExpectation();
-  await runFixABug(page);
+  await runToEnd(page, 'fix-a-bug');
   const eventCount = await rows(page).count();
   const types = await rowTypes(page);
   const msgCount = await messages(page).count();
@@ -120,7 +113,7 @@ test('a reload in the middle of a tool call resumes the session as interrupted, 
 
 test('forking before the edit restores that moment’s files; continuing the fork edits them again', async ({ page }) => {
   const oracle = await fixABugExpectation();
-  await runFixABug(page);
+  await runToEnd(page, 'fix-a-bug');
   await openSessionsTab(page);
   await expect.poll(() => sessionRows(page).count()).toBe(1);
   const parentId = await sessionRows(page).first().getAttribute('data-id');
@@ -195,7 +188,7 @@ test('export writes JSONL without the API key; importing it shows the session; a
 });
 
 test('rename and delete a session; after a reload it stays gone and nothing reopens', async ({ page }) => {
-  await runFixABug(page);
+  await runToEnd(page, 'fix-a-bug');
   await openSessionsTab(page);
   await expect.poll(() => sessionRows(page).count()).toBe(1);
   const row = sessionRows(page).first();
@@ -218,7 +211,7 @@ test('rename and delete a session; after a reload it stays gone and nothing reop
 });
 
 test('two tabs on one session: the second opens it read-only and follows the first', async ({ page, context }) => {
-  await runFixABug(page);
+  await runToEnd(page, 'fix-a-bug');
   const count = await rows(page).count();
 
   const second = await context.newPage();
