@@ -10,7 +10,7 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export default defineConfig({
   root: repoRoot,
   test: {
-    include: ['test/e2e/**/*.e2e.ts'],
+    include: ['test/e2e/**/*.e2e.ts', 'test/security/**/*.e2e.ts'],
     environment: 'node',
     globalSetup: ['test/e2e/global-setup.ts'],
     fileParallelism: false,
