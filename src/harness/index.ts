@@ -23,3 +23,4 @@ export * as trust from './trust/index.ts';
 export * as context from './context/index.ts';
 export * as session from './session/index.ts';
 export * as memory from './memory/index.ts';
+export * as agents from './agents/index.ts';

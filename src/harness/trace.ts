@@ -10,6 +10,7 @@ import type { Message, ModelRequest, StopReason, Usage } from './messages.ts';
 import type { MemorySource, ModelError, SandboxKind } from './ports.ts';
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, StageDecision, StageName } from './permissions/types.ts';
+import type { AgentEventBody } from './agents/events.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
 export type ContinueReason =
@@ -19,7 +20,10 @@ export type ContinueReason =
   | 'model_retry'
   | 'empty_response_retry'
   | 'stop_hook_blocking'
-  | 'reactive_compact_retry';
+  | 'reactive_compact_retry'
+  // agents: the model stopped while something was waiting for it (src/harness/agents/)
+  | 'steering_message'
+  | 'background_notification';
 
 export type ExitReason =
   | 'completed'
@@ -288,7 +292,9 @@ type EventBody =
       duplicates: { content: string; of: string }[];
       /** Lines of the model's reply that did not parse, a failed call, … */
       problems: string[];
-    };
+    }
+  // agents: skills, task graph, background jobs, steering (see src/harness/agents/README.md)
+  | AgentEventBody;
 
 /** One CLAUDE.md (or imported) file in the memory text. */
 export type MemoryFileInfo = { path: string; importedFrom?: string; tokens: number };

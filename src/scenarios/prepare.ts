@@ -24,6 +24,9 @@ import type { ContextState } from '../harness/context/state.ts';
 import type { ContextSettingsInput } from '../harness/context/settings.ts';
 import { harnessSettingsOf, type Scenario } from './schema.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.ts';
+import { prepareAgents } from './prepare-agents.ts';
+import type { SkillFile } from '../harness/agents/skills/catalog.ts';
+import type { SteeringInbox } from '../harness/agents/steering/inbox.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -71,6 +74,11 @@ export type PrepareOptions = {
   countTokens?: boolean;
   /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
   sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
+  // agents
+  /** The built-in skills (the repo's `skills/` folder, from a `SkillFilesLoader`). */
+  skillFiles?: SkillFile[];
+  /** Messages the person queues while the run works (the live steering queue). */
+  steering?: SteeringInbox;
 };
 
 export type PreparedRun = { input: LoopInput; deps: LoopDeps };
@@ -123,6 +131,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         })
       : undefined;
 
+  const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}) });
+
   const input: LoopInput = {
     // A resumed history can end with the user's side (an interrupted turn closed with results):
     // the prompt joins that message so roles keep alternating.
@@ -131,7 +141,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         ? withUserContent(history, [{ type: 'text', text: opts.prompt ?? scenario.prompt }])
         : [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
     system: scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT,
-    tools: builtinTools(),
+    tools: agents.tools(builtinTools()),
     model: modelId,
     maxTokens: scenario.settings.maxTokens,
     maxTurns: scenario.settings.maxTurns,
@@ -145,6 +155,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(memory?.text ? { memory: memory.text } : {}),
     ...(memory ? { memoryInjected: memory.event } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...agents.input,
   };
   const deps: LoopDeps = {
     model,

@@ -20,6 +20,8 @@ const TRANSITION_REASONS = [
   'empty_response_retry',
   'stop_hook_blocking',
   'reactive_compact_retry',
+  'steering_message',
+  'background_notification',
   'completed',
   'max_turns',
   'aborted',

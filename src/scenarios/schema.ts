@@ -36,6 +36,14 @@ export const scenarioSettingsSchema = z
     always_deny: z.array(yamlTierRuleSchema).optional(),
     always_allow: z.array(yamlTierRuleSchema).optional(),
     ask_user: z.array(yamlTierRuleSchema).optional(),
+    // agents (src/harness/agents/): opt-in tools, and steering messages fixed in advance
+    /** Agent tools this scenario's runs get: `skills` (on anyway when skills exist), `tasks`, `background`. */
+    agentTools: z.array(z.enum(['skills', 'tasks', 'background'])).optional(),
+    /** Messages "typed while the agent works", delivered at the safe point before model call `beforeTurn` (2 or more). */
+    steering: z
+      .array(z.object({ beforeTurn: z.number().int().min(2).max(500), message: z.string().min(1).max(10_000) }).strict())
+      .max(50)
+      .optional(),
   })
   .strict();
 

@@ -28,6 +28,8 @@ import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, stopHookFeedback } from './meta-messages.ts';
 import { promptSite } from './prompt-site.ts';
 import { runTools } from './run-tools.ts';
+import { createAgentsSite } from '../agents/site.ts';
+import { SessionGrants } from '../permissions/session-grants.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState, type RunResult } from './types.ts';
 
 export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerator<TraceEvent, RunResult> {
@@ -47,6 +49,9 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
   const toolSchemas = visibleTools.map(toolSchemaOf);
   const toolCaps = Object.fromEntries(visibleTools.map((t) => [t.name, t.maxResultChars]));
   const context = createContextSite({ input, deps, emit, hooks, toolSchemas, toolCaps, initial: initialContext });
+  // Skills, background jobs and steering: one site, see agents/site.ts.
+  const agents = createAgentsSite({ sandbox: deps.sandbox, clock: deps.clock, signal, emit, ...(input.steering ? { steering: input.steering } : {}), ...(input.skills ? { skills: input.skills } : {}) });
+  const sessionGrants = deps.sessionGrants ?? new SessionGrants();
 
   const changed = new Set<string>();
   const unwatch = deps.sandbox.fs.watch((e) => e.paths.forEach((p) => changed.add(p)));
@@ -83,6 +88,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       yield emit.stamp({ type: 'permission.prefilter', hidden: hiddenTools, visible: visibleTools.map((t) => t.name) });
     }
     if (input.memoryInjected) yield emit.stamp(input.memoryInjected);
+    yield* agents.start();
     const last = state.messages[state.messages.length - 1];
     if (last?.role === 'user') {
       yield emit.stamp({ type: 'message.appended', origin: 'user', message: last, index: state.messages.length - 1 });
@@ -102,12 +108,14 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         return yield* emit.exit('max_turns', state, undefined, `Reached the limit of ${input.maxTurns} model calls.`);
       }
       const turn = isRetry ? state.turn : state.turn + 1;
+      // The safe point: finished background jobs and queued steering messages join the history.
+      if (!isRetry && state.turn > 0) messages = yield* agents.deliver(messages, turn);
       const attempt = isRetry ? state.modelRetries + 1 : 1;
       emit.turn = turn;
       if (!isRetry) yield emit.stamp({ type: 'turn.start' });
 
       // The context site: the five layers run on the stored history; the model sees their projection.
-      const prep = yield* context.assemble(messages, state.context, false);
+      const prep = yield* agents.reattach(messages, yield* context.assemble(messages, state.context, false));
       if (prep.committed) messages = prep.committed;
       const request: ModelRequest = { model: input.model, max_tokens: input.maxTokens, ...prep.request };
       if (input.countTokens && deps.model.countTokens && !isRetry) yield emit.stamp(await context.count(request, prep.tokens.projected));
@@ -225,12 +233,12 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         const ran = yield* emit.pass(
           runTools(toolUses, {
             tools: visibleTools,
-            context: { sandbox: deps.sandbox, cwd, signal, files, clock: deps.clock, ids: deps.ids, agentId: emit.agentId },
+            context: { sandbox: deps.sandbox, cwd, signal, files, clock: deps.clock, ids: deps.ids, agentId: emit.agentId, background: agents.background, grants: sessionGrants },
             malformed,
             takeChangedPaths,
             permissions,
             ...(deps.prompt ? { prompt: deps.prompt } : {}),
-            ...(deps.sessionGrants ? { session: deps.sessionGrants } : {}),
+            session: sessionGrants,
             hooks,
           }),
         );
@@ -320,6 +328,14 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         continue;
       }
 
+      // Something was waiting for the model: a queued steering message or a background job's result.
+      const waiting = await agents.atStop(turn + 1);
+      if (waiting) {
+        state = { ...base, messages: msgs, outputRecoveries: 0, emptyRetryUsed: false, stopHookBlocks: 0, transition: { reason: waiting.reason, detail: waiting.detail } };
+        yield emit.next(waiting.reason, waiting.detail);
+        continue;
+      }
+
       // The stop site: Stop hooks may keep the model going, a bounded number of times.
       const buffered: TraceEvent[] = [];
       const stop = await drainInto(
@@ -352,5 +368,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     }
   } finally {
     unwatch();
+    // A run never leaves jobs behind: what still runs is stopped with it.
+    agents.background.killAll();
   }
 }

@@ -225,6 +225,7 @@ async function runOne(
     ...opts.context,
     toolUseId: block.id,
     onOutput: (chunk) => queue.push({ type: 'tool.output', toolUseId: block.id, chunk }),
+    report: (event) => queue.push(event),
   };
   const outcome = await executeToolCall(call, ctx);
   let content = outcome.content;

@@ -16,6 +16,8 @@ import type { Clock, IdGen, ModelClient, ModelError, Sandbox } from '../ports.ts
 import type { AnyTool } from '../tools/tool.ts';
 import type { FileState } from '../tools/file-state.ts';
 import type { ExitReason, TransitionReason } from '../trace.ts';
+import type { SteeringInbox } from '../agents/steering/inbox.ts';
+import type { SkillCatalog } from '../agents/skills/catalog.ts';
 
 export type LoopInput = {
   /** History so far, ending with the new user prompt. */
@@ -51,6 +53,11 @@ export type LoopInput = {
   memoryInjected?: MemoryInjectedEvent;
   /** Ask the model client for an exact input count before each call (`context.counted`). */
   countTokens?: boolean;
+  // agents (src/harness/agents/)
+  /** Messages typed while the agent works, read at each safe point and when the model stops. */
+  steering?: SteeringInbox;
+  /** The skills of this run (the `skill` tool is in `tools`); announced at the start, re-attached after a compact. */
+  skills?: SkillCatalog;
 };
 
 export type LoopBudgets = {

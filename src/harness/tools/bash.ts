@@ -25,7 +25,14 @@ const inputSchema = z.strictObject({
     .describe('What the command does, in 5–10 words, shown to the user (e.g. "List files in src").'),
 });
 
-export type BashInput = z.infer<typeof inputSchema>;
+const backgroundSchema = inputSchema.extend({
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Run the command in the background and return at once with its id; read its output with bash_output, stop it with kill_shell.'),
+});
+
+export type BashInput = z.infer<typeof inputSchema> & { run_in_background?: boolean };
 
 /**
  * Commands that delete or irreversibly overwrite data. A heuristic for the permission layer:
@@ -57,11 +64,18 @@ Use it for things the other tools do not do: running scripts and tests, listing 
 - Output beyond ${BASH_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters keeps its beginning and end; narrow noisy commands (e.g. | head, | tail, grep) instead.
 - Quote paths that contain spaces. Give a short description of what the command does.`;
 
-export function bashTool() {
+const backgroundNote = `
+- run_in_background: true starts a long command (a test suite, a build) and returns at once with its id, so you can keep working. A notification arrives before your next turn when it finishes; bash_output reads its output so far, kill_shell stops it. Do not poll with sleep.`;
+
+/**
+ * `background: true` adds Claude Code's `run_in_background` input: the command starts in the
+ * run's job registry (`ctx.background`) and the call returns at once with the job's id.
+ */
+export function bashTool(opts: { background?: boolean } = {}) {
   return buildTool<BashInput>({
     name: 'bash',
-    description,
-    inputSchema,
+    description: opts.background ? description + backgroundNote : description,
+    inputSchema: opts.background ? backgroundSchema : inputSchema,
     maxResultChars: BASH_MAX_OUTPUT_CHARS + 1_000,
     isReadOnly: () => false,
     isConcurrencySafe: () => false,
@@ -69,6 +83,13 @@ export function bashTool() {
     async call(input, ctx) {
       const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
       if (ctx.signal.aborted) return fail('The command was not run: the run was stopped before it started.');
+      if (input.run_in_background) {
+        if (!ctx.background) return fail('Background commands are not available in this run: run it without run_in_background.');
+        const job = ctx.background.start({ command: input.command, cwd: ctx.cwd, timeoutMs, ...(input.description ? { description: input.description } : {}) });
+        return {
+          content: `Command running in the background with id ${job.id}. You will get a notification when it finishes; read its output so far with bash_output (bash_id: "${job.id}") or stop it with kill_shell.`,
+        };
+      }
       const result = await ctx.sandbox.exec(input.command, {
         cwd: ctx.cwd,
         timeoutMs,

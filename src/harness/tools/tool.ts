@@ -5,8 +5,10 @@
 import { z } from 'zod';
 import type { JsonSchema, ToolSchema } from '../messages.ts';
 import type { Clock, IdGen, Sandbox } from '../ports.ts';
-import type { ToolOutputChunk } from '../trace.ts';
+import type { ToolOutputChunk, TraceEventBody } from '../trace.ts';
 import type { FileState } from './file-state.ts';
+import type { BackgroundJobs } from '../agents/background/jobs.ts';
+import type { SessionGrants } from '../permissions/session-grants.ts';
 
 /** Everything a tool may touch while it runs. */
 export type ToolContext = {
@@ -24,6 +26,13 @@ export type ToolContext = {
   agentId: string;
   /** The `tool_use` id of the call being run; set by the runner, used to label snapshots. */
   toolUseId?: string;
+  // agents (see src/harness/agents/README.md)
+  /** The run's background jobs (`bash` with `run_in_background`, `bash_output`, `kill_shell`). */
+  background?: BackgroundJobs;
+  /** A tool's own trace event (`skill.loaded`, `task.created`, …), emitted after its `tool.started`. */
+  report?: (event: TraceEventBody) => void;
+  /** Allow rules granted for the rest of the run (a loaded skill's `allowed-tools`); deny rules still win. */
+  grants?: SessionGrants;
 };
 
 /** What a tool call produced. Failures are results with `isError`, never exceptions. */

@@ -1,0 +1,78 @@
+/**
+ * The trace events of the agents layer, joined into `TraceEvent` in `trace.ts`. Plain JSON, like
+ * every event: the session log stores them and the skills panel and task board are built from them.
+ */
+import type { Task } from './tasks/graph.ts';
+import type { JobStatus } from './background/jobs.ts';
+import type { SkillOrigin, SkillProblem } from './skills/skill-file.ts';
+
+/** What the model sees of one skill before loading it (its line in the `skill` tool's description). */
+export type SkillListing = {
+  name: string;
+  description: string;
+  origin: SkillOrigin;
+  path: string;
+  /** Tokens of the skill's line in the prompt. */
+  descriptionTokens: number;
+  /** Tokens the body would add when loaded. */
+  bodyTokens: number;
+  allowedTools: string[];
+  files: string[];
+};
+
+export type AgentEventBody =
+  | {
+      /** The skills of this run, once at its start: only these descriptions are in the prompt. */
+      type: 'skills.available';
+      skills: SkillListing[];
+      /** SKILL.md files that could not be read, with file and line; the others still loaded. */
+      problems: SkillProblem[];
+      /** Tokens of the whole listing (what the skills cost on every call). */
+      tokens: number;
+    }
+  | {
+      /**
+       * A skill's body entered the conversation: the model called `skill` (`via: tool`), or an
+       * auto-compact removed it and the harness re-attached it after the summary (`via: reattach`).
+       */
+      type: 'skill.loaded';
+      name: string;
+      origin: SkillOrigin;
+      path: string;
+      via: 'tool' | 'reattach';
+      toolUseId?: string;
+      description: string;
+      descriptionTokens: number;
+      body: string;
+      bodyTokens: number;
+      files: string[];
+      allowedTools: string[];
+      /** Allow rules added for the rest of the run from `allowed-tools`. */
+      granted: string[];
+    }
+  | { /** A task was added to `.tasks/`; `tasks` is the whole graph after it. */ type: 'task.created'; task: Task; tasks: Task[] }
+  | { /** A task changed (status, owner, wording, dependencies); `tasks` is the whole graph after it. */ type: 'task.updated'; task: Task; changes: string[]; tasks: Task[] }
+  | { /** The model listed the tasks; the board as read from `.tasks/`. */ type: 'task.listed'; tasks: Task[] }
+  | {
+      /** A background job finished; its notification was put before the next model call. */
+      type: 'background.notification';
+      jobId: string;
+      command: string;
+      status: JobStatus;
+      exitCode?: number;
+      /** Milliseconds it ran. */
+      ms: number;
+      /** The text the model receives. */
+      text: string;
+    }
+  | {
+      /**
+       * A message the person typed while the agent worked (or a scenario's scripted one), delivered
+       * at the safe point: after the tool results, before the next model call.
+       */
+      type: 'interrupt.received';
+      text: string;
+      source: 'user' | 'scenario' | 'file';
+      /** The model call it goes in front of. */
+      beforeTurn: number;
+    };

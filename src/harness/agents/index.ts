@@ -1,0 +1,17 @@
+/**
+ * The agents layer's public face: skills, the task graph, background jobs and steering.
+ * Reached from the UI and CLI as `agents` in `src/harness/index.ts`.
+ */
+export { BackgroundJobs, JOB_OUTPUT_CAP, type BackgroundJob, type JobStatus } from './background/jobs.ts';
+export { notificationText, jobSummary } from './background/notification.ts';
+export { bashOutputTool, killShellTool } from './background/tools.ts';
+export { SteeringQueue, scriptedSteering, combinedInbox, parseSteerFile, steeringText, type SteeringInbox, type SteeringMessage, type ScriptedSteer } from './steering/inbox.ts';
+export { boardOf, checkClaim, cycleVia, unknownDependencies, type Task, type TaskStatus, type Board, type BoardTask } from './tasks/graph.ts';
+export { readTasks, TASKS_DIR } from './tasks/store.ts';
+export { taskTools, taskCreateTool, taskListTool, taskGetTool, taskUpdateTool, boardText } from './tasks/tools.ts';
+export { parseSkillFile, type Skill, type SkillOrigin, type SkillProblem } from './skills/skill-file.ts';
+export { builtinSkills, sandboxSkills, mergeCatalogs, emptyCatalog, PROJECT_SKILLS_DIR, type SkillCatalog, type SkillFile, type SkillFilesLoader } from './skills/catalog.ts';
+export { skillTool, skillBodyText, skillListing, BUILTIN_SKILL_FILES_DIR } from './skills/skill-tool.ts';
+export { loadedSkillNames } from './site.ts';
+export type { AgentEventBody, SkillListing } from './events.ts';
+export { agentTools, type AgentFeature } from './tools.ts';

@@ -1,0 +1,113 @@
+/**
+ * Background jobs against the real loop and just-bash: `run_in_background` returns at once with
+ * an id, `bash_output` reads what is new, `kill_shell` stops a job, a finished job's notification
+ * goes in before the next model call, and a model that stops while a job runs waits for it.
+ */
+import { describe, expect, it } from 'vitest';
+import { agents, builtinTools, checkTranscript, FakeClock, WORKDIR } from '../../src/harness/index.ts';
+import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
+import { drain, ofType, setup, transitions } from './loop-helpers.ts';
+
+const tools = () => agents.agentTools(builtinTools(), new Set(['background']));
+const bg = (command: string, description?: string) => ({
+  type: 'tool_use' as const,
+  name: 'bash',
+  input: { command, run_in_background: true, ...(description ? { description } : {}) },
+});
+
+describe('background jobs in the loop', () => {
+  it('returns at once, reads output so far, and notifies before the model call after it finishes', async () => {
+    const { input, deps, client } = await setup(
+      [
+        { content: [bg('echo collecting; sleep 0.3; echo "5 passed"', 'run the tests')] },
+        { content: [{ type: 'tool_use', name: 'bash_output', input: { bash_id: 'bash_1' } }] },
+        { content: [{ type: 'text', text: 'The tests are still running; I will wait for them.' }] },
+        { content: [{ type: 'text', text: 'All 5 tests passed.' }] },
+      ],
+      { tools: tools() },
+    );
+    const { events, result } = await drain(input, deps);
+    const results = ofType(events, 'tool.result');
+    expect(results[0]!.content).toMatch(/running in the background with id bash_1/);
+    expect(results[1]!.content).toContain('<status>running</status>');
+    expect(transitions(events)).toEqual(['next_turn', 'next_turn', 'background_notification', 'completed']);
+    const note = ofType(events, 'background.notification');
+    expect(note).toHaveLength(1);
+    expect(note[0]).toMatchObject({ jobId: 'bash_1', status: 'completed', exitCode: 0 });
+    // The 4th request carries the notification, with the end of the output, as the last user message.
+    const last = client.requests[3]!.messages.at(-1)!;
+    expect(JSON.stringify(last)).toContain('<shell-id>bash_1</shell-id>');
+    expect(JSON.stringify(last)).toContain('5 passed');
+    expect(result.reason).toBe('completed');
+    expect(checkTranscript(result.messages)).toEqual([]);
+  });
+
+  it('delivers a finished job at the next safe point, after the tool results', async () => {
+    const { input, deps, client } = await setup(
+      [
+        { content: [bg('echo quick')] },
+        // A slow foreground command: the background job is done by the time it returns.
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'sleep 0.2; echo slow' } }] },
+        { content: [{ type: 'text', text: 'Done.' }] },
+      ],
+      { tools: tools() },
+    );
+    const { events } = await drain(input, deps);
+    const note = ofType(events, 'background.notification')[0]!;
+    const noteAt = events.indexOf(note);
+    const thirdRequest = events.findIndex((e) => e.type === 'model.request' && e.turn === 3);
+    expect(noteAt).toBeGreaterThan(events.findIndex((e) => e.type === 'tool.result' && e.name === 'bash' && e.content.includes('slow')));
+    expect(noteAt).toBeLessThan(thirdRequest);
+    const sent = client.requests[2]!.messages.at(-1)!.content as { type: string }[];
+    expect(sent.map((b) => b.type)).toEqual(['tool_result', 'text']);
+    expect(transitions(events)).toEqual(['next_turn', 'next_turn', 'completed']);
+  });
+
+  it('kill_shell stops a job (no notification follows); unknown ids name the jobs that exist', async () => {
+    const { input, deps } = await setup(
+      [
+        { content: [bg('sleep 30; echo never')] },
+        { content: [{ type: 'tool_use', name: 'kill_shell', input: { shell_id: 'bash_9' } }] },
+        { content: [{ type: 'tool_use', name: 'kill_shell', input: { shell_id: 'bash_1' } }] },
+        { content: [{ type: 'tool_use', name: 'bash_output', input: { bash_id: 'bash_1' } }] },
+        { content: [{ type: 'text', text: 'Stopped it.' }] },
+      ],
+      { tools: tools() },
+    );
+    const { events, result } = await drain(input, deps);
+    const results = ofType(events, 'tool.result');
+    expect(results[1]).toMatchObject({ isError: true });
+    expect(results[1]!.content).toContain('Jobs of this run: bash_1');
+    expect(results[2]!.content).toContain('Stopped background job bash_1');
+    expect(results[3]!.content).toContain('<status>killed</status>');
+    expect(ofType(events, 'background.notification')).toEqual([]);
+    expect(result.reason).toBe('completed');
+  });
+
+  it('without the background feature, bash has no run_in_background and rejects it', async () => {
+    const { input, deps } = await setup([{ content: [bg('echo hi')] }, { content: [{ type: 'text', text: 'ok' }] }]);
+    const { events } = await drain(input, deps);
+    expect(ofType(events, 'tool.validated')[0]).toMatchObject({ ok: false });
+  });
+});
+
+describe('BackgroundJobs', () => {
+  it('a stopped run stops its jobs; output stays readable, and reads return only what is new', async () => {
+    const sandbox = await createJustBashSandbox({ files: {} });
+    const run = new AbortController();
+    const jobs = new agents.BackgroundJobs(sandbox, new FakeClock(), run.signal);
+    const quick = jobs.start({ command: 'echo one; echo two', cwd: WORKDIR, timeoutMs: 10_000 });
+    const slow = jobs.start({ command: 'sleep 30', cwd: WORKDIR, timeoutMs: 60_000 });
+    await jobs.waitForAny(new AbortController().signal);
+    expect(jobs.readNew(quick.id)!.stdout).toBe('one\ntwo\n');
+    expect(jobs.readNew(quick.id)!.stdout).toBe('');
+    expect(jobs.running().map((j) => j.id)).toEqual([slow.id]);
+    run.abort();
+    await jobs.settled();
+    expect(jobs.get(slow.id)!.status).toBe('killed');
+    // The run's end killed it: only the job that finished on its own has a notification to give.
+    expect(jobs.takeFinished().map((j) => j.id)).toEqual([quick.id]);
+    expect(jobs.takeFinished()).toEqual([]);
+    await sandbox.dispose();
+  });
+});
