@@ -8,6 +8,9 @@
  *
  * The scripted model is used unless the scenario names a live model or `--live` is given; a live
  * run reads `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`) from the environment.
+ * `--steer-file path` queues messages as if typed while the agent works: one per line, each
+ * delivered at the next safe point (line 1 before model call 2, line 2 before call 3, …; `@N text`
+ * pins a line to call N; `#` lines are comments).
  * Exit code: 0 when every run completed, 1 when any ended otherwise, 2 for a usage error.
  */
 import { readFile } from 'node:fs/promises';
@@ -18,8 +21,10 @@ import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
 import { builtinScenarios, findBuiltinScenario } from '../scenarios/library/index.ts';
 import { prepareRun } from '../scenarios/prepare.ts';
 import { parseScenario, type Scenario } from '../scenarios/schema.ts';
+import { parseSteerFile, scriptedSteering, type ScriptedSteer } from '../harness/agents/steering/inbox.ts';
+import { nodeSkillLoader } from '../skills-bundle/node.ts';
 
-type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; trust: boolean; model?: string };
+type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; trust: boolean; model?: string; steerFile?: string };
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { targets: [], all: false, quiet: false, live: false, trust: false };
@@ -30,6 +35,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--live') args.live = true;
     else if (a === '--trust') args.trust = true;
     else if (a === '--model') args.model = argv[++i];
+    else if (a === '--steer-file') args.steerFile = argv[++i] ?? usage('--steer-file needs a path');
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else args.targets.push(a);
   }
@@ -40,7 +46,7 @@ function parseArgs(argv: string[]): Args {
 function usage(problem: string): never {
   const ids = builtinScenarios.map((s) => s.id).join(', ');
   process.stderr.write(
-    `run-scenario: ${problem}\nusage: npm run scenario -- <id | path.json> [--live] [--model ID] [--trust] [--quiet]\n       npm run scenario -- --all [--quiet]\nbuilt-in scenarios: ${ids}\n`,
+    `run-scenario: ${problem}\nusage: npm run scenario -- <id | path.json> [--live] [--model ID] [--trust] [--quiet] [--steer-file path]\n       npm run scenario -- --all [--quiet]\nbuilt-in scenarios: ${ids}\n`,
   );
   process.exit(2);
 }
@@ -60,7 +66,19 @@ async function loadScenario(target: string): Promise<Scenario> {
   return parsed.scenario;
 }
 
-async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
+async function loadSteers(path: string): Promise<ScriptedSteer[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    usage(`cannot read the steer file ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const { steers, errors } = parseSteerFile(text);
+  if (errors.length > 0) usage(`${path} has lines that cannot be queued:\n  ${errors.join('\n  ')}`);
+  return steers;
+}
+
+async function runOne(scenario: Scenario, args: Args, steers: ScriptedSteer[]): Promise<RunResult> {
   const sandbox = await createJustBashSandbox();
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? anthropicClientFromEnv(process.env) : undefined;
@@ -81,6 +99,8 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
       // Built-ins ship with the app; a scenario file's hooks, allow rules and permissive modes
       // apply only with --trust (deny and ask rules always do).
       trusted: args.trust || findBuiltinScenario(scenario.id) === scenario,
+      skillFiles: await nodeSkillLoader()(),
+      ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
     });
     const loop = agentLoop(input, deps);
     let step = await loop.next();
@@ -108,9 +128,10 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const scenarios = args.all ? builtinScenarios : await Promise.all(args.targets.map(loadScenario));
+  const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
   let failed = 0;
   for (const scenario of scenarios) {
-    const result = await runOne(scenario, args);
+    const result = await runOne(scenario, args, steers);
     if (result.reason !== 'completed') failed++;
   }
   if (args.quiet) process.stdout.write(`scenarios: ${scenarios.length - failed} passed, ${failed} failed\n`);

@@ -25,6 +25,10 @@ import contextCollapse from './context-collapse.json';
 import autoCompact from './auto-compact.json';
 import memoryClaudeMd from './memory-claude-md.json';
 import lessonFollowUps from './lesson-follow-ups.json';
+import skillOnDemand from './skill-on-demand.json';
+import taskGraph from './task-graph.json';
+import backgroundTests from './background-tests.json';
+import steeringMidRun from './steering-mid-run.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -56,6 +60,11 @@ export const builtinDocs: ScenarioV1[] = [
   memoryClaudeMd,
   // lessons: several prompts, notes and questions
   lessonFollowUps,
+  // agents: skills, task graph, background work, steering
+  skillOnDemand,
+  taskGraph,
+  backgroundTests,
+  steeringMidRun,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
