@@ -1,6 +1,7 @@
 /** A compact one-line summary of any event, for the event stream rows. */
 import type { TraceEvent } from '../../harness/index.ts';
 import { textOf } from '../../harness/index.ts';
+import { summarizeAgentEvent } from '../agents/summary.ts';
 
 const clip = (s: string, n = 90) => {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -66,7 +67,7 @@ export function summarize(e: TraceEvent): string {
     case 'message.appended':
       return `#${e.index} ${e.origin}: ${clip(textOf(e.message) || `${Array.isArray(e.message.content) ? e.message.content.map((b) => b.type).join(', ') : ''}`, 70)}`;
   }
-  return '';
+  return summarizeAgentEvent(e);
 }
 
 /** Colour family of a type badge. */

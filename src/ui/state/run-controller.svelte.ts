@@ -22,6 +22,8 @@ import { captionOf, stageOf, type StageNode } from './stage.ts';
 import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
 import { browserMemoryStore } from '../memory/browser-store.ts';
 import { deriveUsage } from './usage.ts';
+import { SteeringBox } from './steering.svelte.ts';
+import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
 
@@ -147,6 +149,16 @@ export class RunController {
     return !this.busy && !this.readOnly && !this.trust.blocking && (this.status === 'idle' || this.ended);
   }
 
+  // agents: messages typed while a run works, delivered by the loop at its next safe point
+  readonly steering = new SteeringBox();
+  /** A run is under way (running or paused): the prompt box queues instead of sending. */
+  get canSteer(): boolean {
+    return !this.readOnly && (this.status === 'running' || this.status === 'paused');
+  }
+  steer(text: string): void {
+    if (this.canSteer) this.steering.push(text);
+  }
+
   private gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
   private abort: AbortController | null = null;
   private mode: DriveMode = 'step';
@@ -262,6 +274,7 @@ export class RunController {
     this.lastModel = null;
     this.grants.clear();
     this.grantedRules = [];
+    this.steering.clear();
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin');
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
@@ -396,6 +409,8 @@ export class RunController {
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
+      skillFiles: bundledSkillFiles,
+      steering: this.steering.queue,
     });
     if (epoch !== this.epoch) return false;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';
@@ -512,6 +527,7 @@ export class RunController {
     this.abort = null;
     this.result = result;
     this.status = statusFor(result);
+    this.steering.runEnded();
   }
 
   private flush(): void {

@@ -33,10 +33,20 @@ export const EVENT_KINDS: readonly TraceEventType[] = [
   'memory.injected',
   'transition',
   'run.end',
+  // agents
+  'skill.loaded',
+  'task.created',
+  'task.updated',
+  'background.notification',
+  'interrupt.received',
 ];
 
 /** The tools a scenario runs with (the built-ins' names), offered as checkboxes. */
-export const TOOL_NAMES: readonly string[] = ['bash', 'read', 'write', 'edit', 'glob', 'grep', 'revert'];
+export const TOOL_NAMES: readonly string[] = [
+  ...['bash', 'read', 'write', 'edit', 'glob', 'grep', 'revert'],
+  // agents (opt-in per scenario)
+  ...['skill', 'task_create', 'task_list', 'task_get', 'task_update', 'bash_output', 'kill_shell'],
+];
 
 export const emptyBreakpoints = (): Breakpoints => ({ eventTypes: [], transitions: [], tools: [] });
 
