@@ -111,3 +111,33 @@ describe('BackgroundJobs', () => {
     await sandbox.dispose();
   });
 });
+
+describe('background jobs on the just-bash Worker sandbox', () => {
+  it('a job runs beside foreground commands in the worker thread, is read, and notifies', async () => {
+    const { createWorkerSandbox } = await import('../../src/sandbox/justbash-worker/client.ts');
+    const { spawnNodeWorker } = await import('./sandbox-worker-node.ts');
+    const sandbox = await createWorkerSandbox({ spawn: spawnNodeWorker, files: { 'run-tests.sh': 'sleep 0.5\necho "7 passed"\n' } });
+    try {
+      const { input, deps } = await setup(
+        [
+          { content: [bg('sh run-tests.sh', 'run the tests')] },
+          // Foreground work while the job runs: it must not wait for the job.
+          { content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo working' } }, { type: 'tool_use', name: 'bash_output', input: { bash_id: 'bash_1' } }] },
+          { content: [{ type: 'text', text: 'Waiting for the tests.' }] },
+          { content: [{ type: 'text', text: '7 passed.' }] },
+        ],
+        { tools: tools() },
+      );
+      const { events, result } = await drain(input, { ...deps, sandbox });
+      const r = ofType(events, 'tool.result');
+      expect(r[1]!.content).toBe('working');
+      expect(r[2]!.content).toContain('<status>running</status>');
+      expect(ofType(events, 'background.notification')[0]).toMatchObject({ status: 'completed', exitCode: 0 });
+      expect(ofType(events, 'background.notification')[0]!.text).toContain('7 passed');
+      expect(transitions(events)).toEqual(['next_turn', 'next_turn', 'background_notification', 'completed']);
+      expect(result.reason).toBe('completed');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
