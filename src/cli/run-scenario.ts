@@ -23,6 +23,7 @@ import { prepareRun } from '../scenarios/prepare.ts';
 import { parseScenario, type Scenario } from '../scenarios/schema.ts';
 import { parseSteerFile, scriptedSteering, type ScriptedSteer } from '../harness/agents/steering/inbox.ts';
 import { nodeSkillLoader } from '../skills-bundle/node.ts';
+import { ALL_AGENT_FEATURES } from '../scenarios/prepare-agents.ts';
 
 type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; trust: boolean; model?: string; steerFile?: string };
 
@@ -100,6 +101,8 @@ async function runOne(scenario: Scenario, args: Args, steers: ScriptedSteer[]): 
       // apply only with --trust (deny and ask rules always do).
       trusted: args.trust || findBuiltinScenario(scenario.id) === scenario,
       skillFiles: await nodeSkillLoader()(),
+      // A live model gets every agent tool; a scripted replay only what its scenario opted into.
+      ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
     });
     const loop = agentLoop(input, deps);

@@ -4,6 +4,9 @@
  * its steering inbox (the scenario's scripted messages plus the person's live queue).
  */
 import { agentTools, type AgentFeature } from '../harness/agents/tools.ts';
+
+/** Every agent feature: what a live run offers, whatever the scenario opted into. */
+export const ALL_AGENT_FEATURES: AgentFeature[] = ['skills', 'tasks', 'background'];
 import { builtinSkills, mergeCatalogs, PROJECT_SKILLS_DIR, sandboxSkills, type SkillCatalog, type SkillFile } from '../harness/agents/skills/catalog.ts';
 import { combinedInbox, scriptedSteering, type SteeringInbox } from '../harness/agents/steering/inbox.ts';
 import type { LoopInput } from '../harness/loop/types.ts';
@@ -22,9 +25,10 @@ export async function prepareAgents(opts: {
   firstRun: boolean;
   skillFiles?: SkillFile[];
   steering?: SteeringInbox;
+  extraFeatures?: AgentFeature[];
 }): Promise<PreparedAgents> {
   const { scenario, sandbox } = opts;
-  const features = new Set<AgentFeature>(scenario.settings.agentTools ?? []);
+  const features = new Set<AgentFeature>([...(scenario.settings.agentTools ?? []), ...(opts.extraFeatures ?? [])]);
   const prefix = `${PROJECT_SKILLS_DIR}/`;
   const scenarioSkills = new Set(Object.keys(scenario.files).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split('/')[0]!));
   let catalog: SkillCatalog | undefined;

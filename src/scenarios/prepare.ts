@@ -27,6 +27,7 @@ import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.ts';
 import { prepareAgents } from './prepare-agents.ts';
 import type { SkillFile } from '../harness/agents/skills/catalog.ts';
 import type { SteeringInbox } from '../harness/agents/steering/inbox.ts';
+import type { AgentFeature } from '../harness/agents/tools.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -79,6 +80,8 @@ export type PrepareOptions = {
   skillFiles?: SkillFile[];
   /** Messages the person queues while the run works (the live steering queue). */
   steering?: SteeringInbox;
+  /** Agent tools on top of the scenario's `settings.agentTools` (a live run offers them all). */
+  agentTools?: AgentFeature[];
 };
 
 export type PreparedRun = { input: LoopInput; deps: LoopDeps };
@@ -131,7 +134,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         })
       : undefined;
 
-  const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}) });
+  const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
 
   const input: LoopInput = {
     // A resumed history can end with the user's side (an interrupted turn closed with results):

@@ -107,5 +107,8 @@ test('Esc in the prompt box still stops the run, background job included', async
   await input.click();
   await input.press('Escape');
   await waitForStatus(page, 'aborted');
-  expect(await rowTypes(page)).not.toContain('background.notification');
+  const types = await rowTypes(page);
+  expect(types).not.toContain('background.notification');
+  // The job did not outlive the run: it was stopped with it, and the log says so.
+  expect(types).toContain('background.stopped');
 });

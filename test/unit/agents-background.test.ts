@@ -84,6 +84,31 @@ describe('background jobs in the loop', () => {
     expect(result.reason).toBe('completed');
   });
 
+  it('a run that ends with a job still running stops it and says so (max turns, Stop)', async () => {
+    const script = [{ content: [bg('sleep 30; echo never')] }, { content: [{ type: 'tool_use' as const, name: 'bash', input: { command: 'echo busy' } }] }];
+    const capped = await setup(script, { tools: tools(), input: { maxTurns: 1 } });
+    const ended = await drain(capped.input, capped.deps);
+    expect(ended.result.reason).toBe('max_turns');
+    const stopped = ofType(ended.events, 'background.stopped');
+    expect(stopped).toEqual([expect.objectContaining({ reason: 'max_turns', jobs: [expect.objectContaining({ id: 'bash_1', command: 'sleep 30; echo never' })] })]);
+    // Reported before the exit's transition and run.end.
+    expect(ended.events.at(-3)!.type).toBe('background.stopped');
+
+    const stop = new AbortController();
+    const s2 = await setup(script, { tools: tools(), input: { signal: stop.signal } });
+    const loop = (await import('../../src/harness/index.ts')).agentLoop(s2.input, s2.deps);
+    const events = [];
+    let step = await loop.next();
+    while (!step.done) {
+      events.push(step.value);
+      if (step.value.type === 'tool.result' && step.value.content.includes('busy')) stop.abort();
+      step = await loop.next();
+    }
+    expect(step.value.reason).toBe('aborted');
+    expect(ofType(events, 'background.stopped')[0]).toMatchObject({ reason: 'aborted', jobs: [expect.objectContaining({ id: 'bash_1' })] });
+    expect(checkTranscript(step.value.messages)).toEqual([]);
+  });
+
   it('without the background feature, bash has no run_in_background and rejects it', async () => {
     const { input, deps } = await setup([{ content: [bg('echo hi')] }, { content: [{ type: 'text', text: 'ok' }] }]);
     const { events } = await drain(input, deps);

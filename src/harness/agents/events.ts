@@ -5,6 +5,7 @@
 import type { Task } from './tasks/graph.ts';
 import type { JobStatus } from './background/jobs.ts';
 import type { SkillOrigin, SkillProblem } from './skills/skill-file.ts';
+import type { ExitReason } from '../trace.ts';
 
 /** What the model sees of one skill before loading it (its line in the `skill` tool's description). */
 export type SkillListing = {
@@ -64,6 +65,15 @@ export type AgentEventBody =
       ms: number;
       /** The text the model receives. */
       text: string;
+    }
+  | {
+      /**
+       * The run ended (stopped, out of turns, an error) with background jobs still running: they
+       * were stopped with it, so no job outlives its run. `ms` is how long each had run.
+       */
+      type: 'background.stopped';
+      reason: ExitReason;
+      jobs: { id: string; command: string; ms: number }[];
     }
   | {
       /**

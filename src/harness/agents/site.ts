@@ -37,6 +37,12 @@ export type Continuation = 'steering_message' | 'background_notification';
 export function createAgentsSite(opts: AgentsSiteOptions) {
   const { emit } = opts;
   const background = new BackgroundJobs(opts.sandbox, opts.clock, opts.signal);
+  // A run never leaves a job behind; the ones its end stops are reported before it exits.
+  emit.beforeExit = (reason) => {
+    const jobs = background.stopForRunEnd();
+    if (jobs.length === 0) return [];
+    return [{ type: 'background.stopped', reason, jobs: jobs.map((j) => ({ id: j.id, command: j.command, ms: (j.endedAt ?? j.startedAt) - j.startedAt })) }];
+  };
   /** Steering messages taken at the stop site, delivered at the next safe point. */
   let carried: SteeringMessage[] = [];
 

@@ -368,7 +368,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     }
   } finally {
     unwatch();
-    // A run never leaves jobs behind: what still runs is stopped with it.
+    // A run never leaves jobs behind (also when the consumer stops pulling before the exit).
     agents.background.killAll();
   }
 }

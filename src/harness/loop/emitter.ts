@@ -12,6 +12,8 @@ export class RunEmitter {
   private seq = 0;
   /** The turn stamped on events; the loop moves it when a model call starts. */
   turn = 0;
+  /** Events to report just before every exit (the agents site: background jobs the end stops). */
+  beforeExit: ((reason: ExitReason) => TraceEventBody[]) | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -42,6 +44,7 @@ export class RunEmitter {
 
   /** Every exit: its transition, `run.end`, and the result. */
   *exit(reason: ExitReason, s: LoopState, error?: ModelError, detail?: string): Generator<TraceEvent, RunResult> {
+    for (const body of this.beforeExit?.(reason) ?? []) yield this.stamp(body);
     yield this.stamp({ type: 'transition', reason, ...(detail ? { detail } : {}) });
     yield this.stamp({ type: 'run.end', reason, turns: s.turn, usage: s.usage, ...(error ? { error } : {}) });
     return { reason, messages: s.messages, turns: s.turn, usage: s.usage, contextState: s.context, ...(error ? { error } : {}) };

@@ -15,6 +15,8 @@ export function summarizeAgentEvent(e: TraceEvent): string {
       return `${e.tasks.length} task(s)`;
     case 'background.notification':
       return `${e.jobId} ${e.status}${e.exitCode !== undefined ? ` (exit ${e.exitCode})` : ''} · ${e.command}`;
+    case 'background.stopped':
+      return `run ended (${e.reason}): stopped ${e.jobs.map((j) => j.id).join(', ')}`;
     case 'interrupt.received':
       return `${e.source === 'user' ? 'you' : e.source}: ${e.text.replace(/\s+/g, ' ').slice(0, 80)} · before call ${e.beforeTurn}`;
     default:

@@ -24,6 +24,7 @@ import { browserMemoryStore } from '../memory/browser-store.ts';
 import { deriveUsage } from './usage.ts';
 import { SteeringBox } from './steering.svelte.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
+import { ALL_AGENT_FEATURES } from '../../scenarios/prepare-agents.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
 
@@ -411,6 +412,8 @@ export class RunController {
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
       skillFiles: bundledSkillFiles,
       steering: this.steering.queue,
+      // A live model gets every agent tool; a scripted replay only what its scenario opted into.
+      ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
     });
     if (epoch !== this.epoch) return false;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';

@@ -44,13 +44,33 @@ export class BackgroundJobs {
   private readonly entries = new Map<string, Entry>();
   private next = 1;
   private readonly listeners = new Set<() => void>();
+  /** Jobs the run's end stopped, not yet reported by `stopForRunEnd`. */
+  private stoppedByRun: BackgroundJob[] = [];
 
   constructor(
     private readonly sandbox: Sandbox,
     private readonly clock: Clock,
     runSignal: AbortSignal,
   ) {
-    runSignal.addEventListener('abort', () => this.killAll(), { once: true });
+    runSignal.addEventListener('abort', () => this.stopRunning(), { once: true });
+  }
+
+  /**
+   * The run is ending: stops what still runs and returns every job the end of the run stopped
+   * (including those its abort already stopped), once, for the run's report.
+   */
+  stopForRunEnd(): BackgroundJob[] {
+    this.stopRunning();
+    const out = this.stoppedByRun;
+    this.stoppedByRun = [];
+    return out;
+  }
+
+  private stopRunning(): void {
+    for (const j of this.running()) {
+      this.kill(j.id);
+      this.stoppedByRun.push(j);
+    }
   }
 
   /** Starts `command` without waiting for it; the job's result arrives in `takeFinished()`. */
