@@ -73,3 +73,25 @@ describe('task graph', () => {
     expect(agents.cycleVia(tasks, '1', ['3'])).toEqual(['1', '3', '2', '1']);
   });
 });
+
+describe('tasks outlive the conversation', () => {
+  it('a session snapshot carries .tasks/, so a resumed or forked sandbox has the same board', async () => {
+    const { snapshotSandbox, restoreSnapshot } = await import('../../src/harness/session/snapshot.ts');
+    const { createJustBashSandbox } = await import('../../src/sandbox/justbash/index.ts');
+    const { input, deps } = await setup(
+      [call('task_create', { subject: 'First' }), call('task_create', { subject: 'Second', blockedBy: ['1'] }), { content: [{ type: 'text', text: 'Planned.' }] }],
+      { tools: agents.agentTools(builtinTools(), new Set(['tasks'])) },
+    );
+    await drain(input, deps);
+    const snap = await snapshotSandbox(deps.sandbox.fs, WORKDIR);
+    const fresh = await createJustBashSandbox({ files: {} });
+    await restoreSnapshot(fresh.fs, WORKDIR, snap);
+    const restored = await agents.readTasks(fresh.fs, WORKDIR);
+    expect(restored.tasks.map((t) => [t.id, t.subject, t.blockedBy])).toEqual([
+      ['1', 'First', []],
+      ['2', 'Second', ['1']],
+    ]);
+    expect(agents.boardOf(restored.tasks).ready.map((t) => t.id)).toEqual(['1']);
+    await fresh.dispose();
+  });
+});
