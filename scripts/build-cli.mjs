@@ -23,7 +23,7 @@ export async function buildCli({ quiet = false } = {}) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    minifySyntax: true,
+    minify: true,
     legalComments: 'none',
     logLevel: 'warning',
     // Native and optional pieces stay outside the bundle (loaded from node_modules if present).

@@ -12,14 +12,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { agentLoop, realClock, randomIds, type RunResult } from '../harness/index.ts';
-import { checkTranscript } from '../harness/loop/check-transcript.ts';
+import type { RunResult } from '../harness/index.ts';
 import type { ModelClient } from '../harness/ports.ts';
 import type { ScopedSettings } from '../harness/settings/merge.ts';
-import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
-import { migrateScenario, toRunnableScenario } from '../scenarios/migrate.ts';
-import { prepareRun } from '../scenarios/prepare.ts';
-import { parseScenario, type Scenario } from '../scenarios/schema.ts';
+import type { Scenario } from '../scenarios/schema.ts';
 import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
@@ -29,6 +25,18 @@ const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 class UsageError extends Error {}
 
 const library = () => import('../scenarios/library/index.ts');
+/** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
+const engine = async () => {
+  const [harness, transcript, sandbox, prepare, migrate, schema] = await Promise.all([
+    import('../harness/index.ts'),
+    import('../harness/loop/check-transcript.ts'),
+    import('../sandbox/justbash/index.ts'),
+    import('../scenarios/prepare.ts'),
+    import('../scenarios/migrate.ts'),
+    import('../scenarios/schema.ts'),
+  ]);
+  return { ...harness, ...transcript, ...sandbox, ...prepare, ...migrate, ...schema };
+};
 
 /** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
 async function loadScenario(target: string): Promise<{ scenario: Scenario; builtin: boolean }> {
@@ -44,13 +52,15 @@ async function loadScenario(target: string): Promise<{ scenario: Scenario; built
   } catch (e) {
     throw new UsageError(`cannot read ${target}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const { migrateScenario, toRunnableScenario } = await engine();
   const migrated = migrateScenario(json);
   if (!migrated.ok) throw new UsageError(`${target} is not a valid scenario:\n  ${migrated.errors.join('\n  ')}`);
   return { scenario: toRunnableScenario(migrated.scenario, 0), builtin: false };
 }
 
 /** `--dir`: the folder's files and settings as a scenario on a live model. */
-function dirScenario(dir: LoadedDir, args: CliArgs): Scenario {
+async function dirScenario(dir: LoadedDir, args: CliArgs): Promise<Scenario> {
+  const { parseScenario } = await engine();
   const id = basename(resolve(dir.root)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'folder';
   const parsed = parseScenario({
     id: /^[a-z0-9]/.test(id) ? id : `dir-${id}`,
@@ -77,6 +87,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? await liveModel() : undefined;
+  const { agentLoop, checkTranscript, createJustBashSandbox, prepareRun, realClock, randomIds } = await engine();
   const sandbox = await createJustBashSandbox();
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out);
   const notes = plan.dir?.notes ?? [];
@@ -129,7 +140,7 @@ async function plans(args: CliArgs): Promise<RunPlan[]> {
   if (args.dir) {
     const loaded = await loadDir(args.dir);
     if (!loaded.ok) throw new UsageError(loaded.problem);
-    return [{ scenario: dirScenario(loaded.dir, args), trusted: args.trust, dir: loaded.dir }];
+    return [{ scenario: await dirScenario(loaded.dir, args), trusted: args.trust, dir: loaded.dir }];
   }
   if (args.all) return (await library()).builtinScenarios.map((scenario) => ({ scenario, trusted: true }));
   const out: RunPlan[] = [];
