@@ -39,8 +39,8 @@ export async function cacheCpuRows(turnCounts = [100, 1_000], timed = 50): Promi
 
 async function main() {
   const rows = await cacheCpuRows();
-  console.log('Cache accounting per turn (break diff + simulated cache), history of N turns\n');
-  console.log(`${'turns'.padStart(6)} ${'messages'.padStart(9)} ${'µs/turn'.padStart(9)} ${'µs/turn/msg'.padStart(12)}`);
+  console.log('Cache accounting per turn (break diff + simulated cache): a history of N turns, then 50 timed turns\n');
+  console.log(`${'turns'.padStart(6)} ${'msgs (end)'.padStart(9)} ${'µs/turn'.padStart(9)} ${'µs/turn/msg'.padStart(12)}`);
   for (const r of rows) console.log(`${String(r.turns).padStart(6)} ${String(r.messages).padStart(9)} ${r.usPerTurn.toFixed(0).padStart(9)} ${r.usPerTurnPerMessage.toFixed(2).padStart(12)}`);
   console.log('A flat µs/turn/msg column: the per-turn work grows no faster than the history itself.\n');
 }
