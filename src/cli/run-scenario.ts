@@ -1,105 +1,134 @@
 /**
- * Headless runner: `npm run scenario -- <id | path.json> [--live] [--model ID]` runs one scenario
- * in Node on the just-bash sandbox and prints every TraceEvent as a JSON line. `--all` runs every
- * built-in scenario; `--quiet` prints one summary line per scenario instead of the events.
+ * Headless runner (`harness-playground`, `npm run scenario --`): runs a scenario, or a prompt on a
+ * folder from disk, in Node on the just-bash sandbox. `--help` (in `args.ts`) lists the options,
+ * output formats and exit codes.
  *
- * A scenario file is untrusted unless `--trust` is given: its hooks, allow rules and permissive
- * modes are ignored (deny and ask rules still apply), and what needs approval is denied.
+ * A scenario file or a folder is untrusted unless `--trust` is given: its hooks, allow rules and
+ * permissive modes are ignored (deny and ask rules still apply), and what needs approval is denied.
  *
- * The scripted model is used unless the scenario names a live model or `--live` is given; a live
- * run reads `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`) from the environment.
- * `--steer-file path` queues messages as if typed while the agent works: one per line, each
- * delivered at the next safe point (line 1 before model call 2, line 2 before call 3, …; `@N text`
- * pins a line to call N; `#` lines are comments).
- * Exit code: 0 when every run completed, 1 when any ended otherwise, 2 for a usage error.
+ * Start-up is kept short: the Anthropic SDK is imported only for a live run and the scenario
+ * library only when a built-in is named (or for `--all` / `--help`); the bundled build
+ * (`dist-cli/harness.mjs`, see `build-cli.mjs`) then starts without compiling anything.
  */
 import { readFile } from 'node:fs/promises';
-import { agentLoop, realClock, randomIds, type RunResult, type TraceEvent } from '../harness/index.ts';
-import { checkTranscript } from '../harness/loop/check-transcript.ts';
-import { anthropicClientFromEnv } from '../model/anthropic/client.ts';
-import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
-import { builtinScenarios, findBuiltinScenario } from '../scenarios/library/index.ts';
-import { prepareRun } from '../scenarios/prepare.ts';
-import { parseScenario, type Scenario } from '../scenarios/schema.ts';
-import { parseSteerFile, scriptedSteering, type ScriptedSteer } from '../harness/agents/steering/inbox.ts';
-import { nodeSkillLoader } from '../skills-bundle/node.ts';
-import { ALL_AGENT_FEATURES } from '../scenarios/prepare-agents.ts';
+import { basename, resolve } from 'node:path';
+import type { RunResult } from '../harness/index.ts';
+import type { ModelClient } from '../harness/ports.ts';
+import type { ScopedSettings } from '../harness/settings/merge.ts';
+import type { Scenario } from '../scenarios/schema.ts';
+import type { ScriptedSteer } from '../harness/agents/steering/inbox.ts';
+import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
+import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
+import { Printer, type Out } from './output.ts';
 
-type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; trust: boolean; model?: string; steerFile?: string };
+const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { targets: [], all: false, quiet: false, live: false, trust: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--all') args.all = true;
-    else if (a === '--quiet') args.quiet = true;
-    else if (a === '--live') args.live = true;
-    else if (a === '--trust') args.trust = true;
-    else if (a === '--model') args.model = argv[++i];
-    else if (a === '--steer-file') args.steerFile = argv[++i] ?? usage('--steer-file needs a path');
-    else if (a.startsWith('--')) usage(`unknown option ${a}`);
-    else args.targets.push(a);
+class UsageError extends Error {}
+
+const library = () => import('../scenarios/library/index.ts');
+/** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
+const engine = async () => {
+  const [harness, transcript, sandbox, prepare, migrate, schema, steering, skills, agentFeatures] = await Promise.all([
+    import('../harness/index.ts'),
+    import('../harness/loop/check-transcript.ts'),
+    import('../sandbox/justbash/index.ts'),
+    import('../scenarios/prepare.ts'),
+    import('../scenarios/migrate.ts'),
+    import('../scenarios/schema.ts'),
+    import('../harness/agents/steering/inbox.ts'),
+    import('../skills-bundle/node.ts'),
+    import('../scenarios/prepare-agents.ts'),
+  ]);
+  return { ...harness, ...transcript, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures };
+};
+
+/** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
+async function loadScenario(target: string): Promise<{ scenario: Scenario; builtin: boolean }> {
+  if (!target.endsWith('.json')) {
+    const { findBuiltinScenario, builtinScenarios } = await library();
+    const builtin = findBuiltinScenario(target);
+    if (builtin) return { scenario: builtin, builtin: true };
+    throw new UsageError(`no built-in scenario "${target}" and it is not a .json path (built-ins: ${builtinScenarios.map((s) => s.id).join(', ')})`);
   }
-  if (!args.all && args.targets.length === 0) usage('name a scenario or pass --all');
-  return args;
-}
-
-function usage(problem: string): never {
-  const ids = builtinScenarios.map((s) => s.id).join(', ');
-  process.stderr.write(
-    `run-scenario: ${problem}\nusage: npm run scenario -- <id | path.json> [--live] [--model ID] [--trust] [--quiet] [--steer-file path]\n       npm run scenario -- --all [--quiet]\nbuilt-in scenarios: ${ids}\n`,
-  );
-  process.exit(2);
-}
-
-async function loadScenario(target: string): Promise<Scenario> {
-  const builtin = findBuiltinScenario(target);
-  if (builtin) return builtin;
-  if (!target.endsWith('.json')) usage(`no built-in scenario "${target}" and it is not a .json path`);
   let json: unknown;
   try {
     json = JSON.parse(await readFile(target, 'utf8'));
   } catch (e) {
-    usage(`cannot read ${target}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`cannot read ${target}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const parsed = parseScenario(json);
-  if (!parsed.ok) usage(`${target} is not a valid scenario:\n  ${parsed.errors.join('\n  ')}`);
+  const { migrateScenario, toRunnableScenario } = await engine();
+  const migrated = migrateScenario(json);
+  if (!migrated.ok) throw new UsageError(`${target} is not a valid scenario:\n  ${migrated.errors.join('\n  ')}`);
+  return { scenario: toRunnableScenario(migrated.scenario, 0), builtin: false };
+}
+
+/** `--dir`: the folder's files and settings as a scenario on a live model. */
+async function dirScenario(dir: LoadedDir, args: CliArgs): Promise<Scenario> {
+  const { parseScenario } = await engine();
+  const id = basename(resolve(dir.root)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'folder';
+  const parsed = parseScenario({
+    id: /^[a-z0-9]/.test(id) ? id : `dir-${id}`,
+    title: `Folder ${dir.root}`,
+    prompt: args.prompt,
+    files: dir.files,
+    model: { kind: 'anthropic', model: args.model ?? DEFAULT_LIVE_MODEL },
+    settings: { maxTurns: args.maxTurns ?? 50 },
+  });
+  if (!parsed.ok) throw new UsageError(`cannot use ${dir.root} as a workspace:\n  ${parsed.errors.join('\n  ')}`);
   return parsed.scenario;
 }
 
+/** `--steer-file`: one queued message per line, delivered at the next safe points. */
 async function loadSteers(path: string): Promise<ScriptedSteer[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    usage(`cannot read the steer file ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`cannot read the steer file ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const { parseSteerFile } = await import('../harness/agents/steering/inbox.ts');
   const { steers, errors } = parseSteerFile(text);
-  if (errors.length > 0) usage(`${path} has lines that cannot be queued:\n  ${errors.join('\n  ')}`);
+  if (errors.length > 0) throw new UsageError(`${path} has lines that cannot be queued:\n  ${errors.join('\n  ')}`);
   return steers;
 }
 
-async function runOne(scenario: Scenario, args: Args, steers: ScriptedSteer[]): Promise<RunResult> {
-  const sandbox = await createJustBashSandbox();
+async function liveModel(): Promise<ModelClient> {
+  const { anthropicClientFromEnv } = await import('../model/anthropic/client.ts');
+  const model = anthropicClientFromEnv(process.env);
+  if (!model) throw new UsageError('a live run needs ANTHROPIC_API_KEY in the environment (and ANTHROPIC_BASE_URL for another endpoint)');
+  return model;
+}
+
+type RunPlan = { scenario: Scenario; trusted: boolean; dir?: LoadedDir };
+
+async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[]): Promise<RunResult> {
+  const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
-  const model = live ? anthropicClientFromEnv(process.env) : undefined;
-  if (live && !model) usage('a live run needs ANTHROPIC_API_KEY in the environment');
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const model = live ? await liveModel() : undefined;
+  const { agentLoop, checkTranscript, createJustBashSandbox, prepareRun, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES } =
+    await engine();
+  const sandbox = await createJustBashSandbox();
+  const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out);
+  const notes = plan.dir?.notes ?? [];
+  for (const n of notes) printer.note(n);
   try {
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);
+    const settingsScopes: ScopedSettings[] = [
+      ...(plan.dir?.settings.local ? [{ source: 'local', settings: plan.dir.settings.local }] : []),
+      ...(plan.dir?.settings.project ? [{ source: 'project', settings: plan.dir.settings.project }] : []),
+    ];
+    const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
     const { input, deps } = await prepareRun({
-      scenario,
+      scenario: withTurns,
       sandbox,
       ...(model ? { model } : {}),
-      ...(live ? { modelId: modelId ?? 'claude-sonnet-5-5' } : {}),
+      ...(live ? { modelId: modelId ?? DEFAULT_LIVE_MODEL } : {}),
+      ...(args.prompt !== undefined && !plan.dir ? { prompt: args.prompt } : {}),
+      ...(settingsScopes.length > 0 ? { settingsScopes } : {}),
       clock: realClock,
       ids: randomIds,
-      signal: controller.signal,
-      // Built-ins ship with the app; a scenario file's hooks, allow rules and permissive modes
-      // apply only with --trust (deny and ask rules always do).
-      trusted: args.trust || findBuiltinScenario(scenario.id) === scenario,
+      signal,
+      trusted: plan.trusted,
       skillFiles: await nodeSkillLoader()(),
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
@@ -110,35 +139,87 @@ async function runOne(scenario: Scenario, args: Args, steers: ScriptedSteer[]): 
     let events = 0;
     while (!step.done) {
       events++;
-      if (!args.quiet) process.stdout.write(JSON.stringify(step.value satisfies TraceEvent) + '\n');
+      printer.event(step.value);
       step = await loop.next();
     }
-    const result = step.value;
+    let result = step.value;
     const problems = checkTranscript(result.messages);
+    for (const p of problems) out.stderr(`${scenario.id}: transcript problem: ${p}\n`);
+    if (problems.length > 0) result = { ...result, reason: 'model_error' };
+    const wb = plan.dir && args.writeBack ? await writeBack(plan.dir, await sandboxFiles(sandbox)) : undefined;
+    printer.finish(scenario.id, result, { notes, ...(wb ? { writeBack: wb } : {}) });
     if (args.quiet) {
-      const mark = result.reason === 'completed' && problems.length === 0 ? 'ok  ' : 'FAIL';
+      const mark = result.reason === 'completed' ? 'ok  ' : 'FAIL';
       const err = result.error ? ` — ${result.error.message}` : '';
-      process.stdout.write(`${mark} ${scenario.id}: ${result.reason} after ${result.turns} turns, ${events} events${err}\n`);
+      out.stdout(`${mark} ${scenario.id}: ${result.reason} after ${result.turns} turns, ${events} events${err}\n`);
     }
-    for (const p of problems) process.stderr.write(`${scenario.id}: transcript problem: ${p}\n`);
-    return problems.length === 0 ? result : { ...result, reason: 'model_error' };
+    return result;
   } finally {
-    process.off('SIGINT', onSigint);
     await sandbox.dispose();
   }
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const scenarios = args.all ? builtinScenarios : await Promise.all(args.targets.map(loadScenario));
-  const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
-  let failed = 0;
-  for (const scenario of scenarios) {
-    const result = await runOne(scenario, args, steers);
-    if (result.reason !== 'completed') failed++;
+async function plans(args: CliArgs): Promise<RunPlan[]> {
+  if (args.dir) {
+    const loaded = await loadDir(args.dir);
+    if (!loaded.ok) throw new UsageError(loaded.problem);
+    return [{ scenario: await dirScenario(loaded.dir, args), trusted: args.trust, dir: loaded.dir }];
   }
-  if (args.quiet) process.stdout.write(`scenarios: ${scenarios.length - failed} passed, ${failed} failed\n`);
-  process.exitCode = failed === 0 ? 0 : 1;
+  if (args.all) return (await library()).builtinScenarios.map((scenario) => ({ scenario, trusted: true }));
+  const out: RunPlan[] = [];
+  for (const t of args.targets) {
+    const { scenario, builtin } = await loadScenario(t);
+    // Built-ins ship with the app; a file's hooks, allow rules and permissive modes apply only with --trust.
+    out.push({ scenario, trusted: builtin || args.trust });
+  }
+  return out;
 }
 
-void main();
+/** Runs the command line; resolves to the exit code. Exported for tests. */
+export async function main(argv: readonly string[], out: Out): Promise<number> {
+  const parsed = parseCliArgs(argv);
+  if (!parsed.ok) {
+    out.stderr(`harness-playground: ${parsed.problem}\n(run with --help for the options)\n`);
+    return EXIT.usage;
+  }
+  const args = parsed.args;
+  if (args.help) {
+    out.stdout(helpText((await library()).builtinScenarios.map((s) => s.id)));
+    return EXIT.ok;
+  }
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const list = await plans(args);
+    const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
+    let failed = 0;
+    let aborted = false;
+    for (const plan of list) {
+      const r = await runOne(plan, args, out, controller.signal, steers);
+      if (r.reason === 'aborted') aborted = true;
+      if (r.reason !== 'completed') failed++;
+      if (aborted) break;
+    }
+    if (args.quiet) out.stdout(`scenarios: ${list.length - failed} passed, ${failed} failed\n`);
+    return aborted ? EXIT.interrupted : failed === 0 ? EXIT.ok : EXIT.runFailed;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      out.stderr(`harness-playground: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** Runs `main` on this process's arguments and sets the exit code. */
+export function runFromProcess(): void {
+  void main(process.argv.slice(2), { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) }).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+// `tsx src/cli/run-scenario.ts …` (npm run scenario); the bundle enters through `cli-main.ts`.
+if (process.argv[1] && /run-scenario\.ts$/.test(process.argv[1])) runFromProcess();

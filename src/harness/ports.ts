@@ -7,37 +7,12 @@
  */
 import type { AssistantBlock, ModelRequest, StopReason, Usage } from './messages.ts';
 import type { SessionLogEvent } from './session/types.ts';
+import type { MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
+// Leaf types live in `leaf-types.ts` (which imports none of ports / trace / session), so trace.ts
+// can use them without a cycle; re-exported here so every existing import keeps working.
+export type { MemorySource, ModelError, ModelErrorKind, SandboxKind } from './leaf-types.ts';
 
 // ─── Model ──────────────────────────────────────────────────────────────────────────────────
-
-/**
- * What can go wrong with a model call, as data the loop acts on.
- * `retryable` is the client's judgement (429, 529, 5xx, connection, cut stream); the loop
- * decides whether its retry budget allows another attempt.
- */
-export type ModelErrorKind =
-  | 'rate_limit' // 429
-  | 'overloaded' // 529
-  | 'server' // other 5xx
-  | 'connection' // no response, DNS, refused, reset
-  | 'stream_cut' // the stream ended without message_stop, or an `error` event arrived mid-stream
-  | 'authentication' // 401
-  | 'permission' // 403
-  | 'not_found' // 404
-  | 'prompt_too_long' // 400 "prompt is too long" / 413
-  | 'invalid_request' // other 400
-  | 'aborted' // the caller's signal fired
-  | 'unknown';
-
-export type ModelError = {
-  kind: ModelErrorKind;
-  /** What happened and what to do, in words a user can act on. */
-  message: string;
-  status?: number;
-  retryable: boolean;
-  /** Server-requested delay (from `retry-after-ms` / `retry-after`), when it gave one. */
-  retryAfterMs?: number;
-};
 
 /**
  * The Anthropic streaming events, normalised. A stream is:
@@ -153,8 +128,6 @@ export interface SandboxFs {
   watch(listener: (event: { paths: string[] }) => void): () => void;
 }
 
-export type SandboxKind = 'just-bash' | 'webcontainer';
-
 /** What a sandbox can promise beyond the common contract. */
 export type SandboxCapabilities = {
   /**
@@ -253,12 +226,6 @@ export interface TrustStore {
 
 // ─── Memory ─────────────────────────────────────────────────────────────────────────────────
 
-/**
- * Where a memory came from: `extracted` by the harness after an exchange (model or rules),
- * `explicit` — the person said so ("remember: …", or added it in the memory panel),
- * `project_file` — a `# memory:` line in a CLAUDE.md-style note.
- */
-export type MemorySource = 'extracted' | 'explicit' | 'project_file';
 
 /** One long-term memory: a short fact in plain words. Plain JSON, so it can be stored and shown. */
 export type MemoryEntry = {

@@ -7,7 +7,7 @@
  * their own groups here.
  */
 import type { Message, ModelRequest, StopReason, Usage } from './messages.ts';
-import type { MemorySource, ModelError, SandboxKind } from './ports.ts';
+import type { MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';

@@ -6,6 +6,24 @@
  */
 import type { ModelError } from '../harness/ports.ts';
 
+/**
+ * Who reads the advice in an error: the app's user (fix it in Settings) or someone running the
+ * headless runner (fix it in the environment: `ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, `--model`).
+ */
+export type ErrorAudience = 'app' | 'headless';
+
+/** Where to fix a setting, worded for the audience. */
+export function whereToFix(what: 'key' | 'model' | 'baseUrl', audience: ErrorAudience = 'app'): string {
+  if (audience === 'headless') {
+    return what === 'key'
+      ? 'Check ANTHROPIC_API_KEY in the environment'
+      : what === 'model'
+        ? 'Check the model id (--model) and ANTHROPIC_BASE_URL'
+        : 'Check the network and ANTHROPIC_BASE_URL';
+  }
+  return what === 'key' ? 'Check the key in Settings' : what === 'model' ? 'Check the model id and base URL in Settings' : 'Check the network and the base URL in Settings';
+}
+
 /** What an HTTP error response carried. */
 export type HttpFailure = {
   status: number;
@@ -17,6 +35,8 @@ export type HttpFailure = {
   retryAfterMs?: number;
   /** The model id of the request, so a 404 can name it. */
   model?: string;
+  /** Who reads the advice; default the app. */
+  audience?: ErrorAudience;
 };
 
 /** Anthropic's error `type` and a typical message for a status, as the real API sends them. */
@@ -96,7 +116,7 @@ export function modelErrorFromHttp(f: HttpFailure): ModelError {
       ...base,
       kind: 'authentication',
       retryable: false,
-      message: `The API rejected the API key ${said(f)}. Check the key in Settings.`,
+      message: `The API rejected the API key ${said(f)}. ${whereToFix('key', f.audience)}.`,
     };
   }
   if (status === 403 || status === 402) {
@@ -113,7 +133,7 @@ export function modelErrorFromHttp(f: HttpFailure): ModelError {
       ...base,
       kind: 'not_found',
       retryable: false,
-      message: `${what} ${said(f)}. Check the model id and base URL in Settings.`,
+      message: `${what} ${said(f)}. ${whereToFix('model', f.audience)}.`,
     };
   }
   if (status === 413 || (status === 400 && /prompt is too long/i.test(text))) {
@@ -157,14 +177,14 @@ export function abortedError(): ModelError {
   return { kind: 'aborted', retryable: false, message: 'The model call was cancelled.' };
 }
 
-export function connectionError(detail: string, opts: { timedOut?: boolean; endpoint?: string } = {}): ModelError {
+export function connectionError(detail: string, opts: { timedOut?: boolean; endpoint?: string; audience?: ErrorAudience } = {}): ModelError {
   const where = opts.endpoint ? ` ${opts.endpoint}` : ' the model endpoint';
   return {
     kind: 'connection',
     retryable: true,
     message: opts.timedOut
       ? `The request to${where} timed out (${detail}). Retry, or check the network.`
-      : `Could not reach${where} (${detail}). Check the network and the base URL in Settings; in a browser the endpoint must allow CORS.`,
+      : `Could not reach${where} (${detail}). ${whereToFix('baseUrl', opts.audience)}${opts.audience === 'headless' ? '.' : '; in a browser the endpoint must allow CORS.'}`,
   };
 }
 

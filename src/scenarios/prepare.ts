@@ -16,7 +16,7 @@ import type { PermissionMode } from '../harness/permissions/types.ts';
 import type { JsHookRunner, MemoryStore } from '../harness/ports.ts';
 import { prepareMemory } from '../harness/memory/prepare.ts';
 import { withUserContent } from '../harness/loop/history.ts';
-import { mergeSettings, permissionContextOf } from '../harness/settings/merge.ts';
+import { mergeSettings, permissionContextOf, type ScopedSettings } from '../harness/settings/merge.ts';
 import { applyTrust } from '../harness/trust/trust.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
 import { deterministicSummarizer } from '../harness/context/summarizer.ts';
@@ -73,6 +73,11 @@ export type PrepareOptions = {
   memoryStore?: MemoryStore;
   /** Ask the model for an exact input count before each call (live runs: `count_tokens`). */
   countTokens?: boolean;
+  /**
+   * Settings scopes besides the scenario's (a folder's `.claude/settings.json` as `project`,
+   * `settings.local.json` as `local`), merged with it; trust applies to them as to the scenario.
+   */
+  settingsScopes?: ScopedSettings[];
   /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
   sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
   // agents
@@ -111,7 +116,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : 'scripted');
 
   const settings = applyTrust(harnessSettingsOf(scenario), opts.trusted ?? false);
-  const merged = mergeSettings([{ source: 'scenario', settings }]);
+  const scopes = (opts.settingsScopes ?? []).map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
+  const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
   const permissions = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
   const hooks: LoopHooks | undefined =
     Object.keys(merged.hooks).length > 0

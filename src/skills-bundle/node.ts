@@ -3,11 +3,15 @@
  * `skills/` folder read from disk. Implements the `SkillFilesLoader` port; never rejects — an
  * unreadable folder gives no skills, and the catalog simply has none.
  */
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { SkillFile, SkillFilesLoader } from '../harness/agents/skills/catalog.ts';
 
-export const SKILLS_ROOT = fileURLToPath(new URL('../../skills/', import.meta.url));
+// From the sources (`src/skills-bundle/`) the folder is two levels up; from the bundled runner
+// (`dist-cli/harness.mjs`) one level up.
+const candidates = ['../../skills/', '../skills/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+export const SKILLS_ROOT = candidates.find((dir) => existsSync(`${dir}/code-review/SKILL.md`)) ?? candidates[0]!;
 
 export function nodeSkillLoader(root = SKILLS_ROOT): SkillFilesLoader {
   return async () => {

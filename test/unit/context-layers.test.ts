@@ -153,7 +153,9 @@ describe('microcompact', () => {
     const first = await run(twelve(), cacheAware, { state: withReads(50_000, 50_000) });
     const changedTools = await run(twelve(), cacheAware, { state: first.result.nextState, tools: tools.slice(0, 2) });
     expect(layer(changedTools.events, 'microcompact').reason).toMatch(/already changes/);
-    const pressure = await run(twelve(), { ...cacheAware, windowTokens: 10_000, collapse: { enabled: true } }, { state: withReads(50_000, 50_000) });
+    // Pressure with old results worth trimming (4 × 12k chars under 8 small recent ones).
+    const worth = history('task', [...Array.from({ length: 4 }, () => [12_000]), ...Array.from({ length: 8 }, () => [1_000])]);
+    const pressure = await run(worth, { ...cacheAware, windowTokens: 20_000, collapse: { enabled: true } }, { state: withReads(50_000, 50_000) });
     expect(layer(pressure.events, 'microcompact').reason).toMatch(/threshold/);
   });
 });

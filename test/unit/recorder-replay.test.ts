@@ -7,7 +7,7 @@ import { blocksOf, type Message } from '../../src/harness/messages.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
 import { createAnthropicClient } from '../../src/model/anthropic/client.ts';
 import { createRecordingClient } from '../../src/model/recorder/recording-client.ts';
-import { toScenario } from '../../src/model/recorder/to-scenario.ts';
+import { toScenario } from '../../src/scenarios/from-recording.ts';
 import { createScriptedClient } from '../../src/model/scripted/client.ts';
 import { toRunnableScenario } from '../../src/scenarios/migrate.ts';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';

@@ -9,12 +9,18 @@
  * 4. (optional) the last block of the previous turn's end (the user message before the last
  *    assistant message) — the point the previous call wrote, so a read finds it even when the
  *    newest turn added more than the API's 20-block look-back.
+ * 5. (optional) an anchor: the last block before the first block a layer would change next (the
+ *    oldest tool result microcompact could still trim). It stays put between rewrites, so its
+ *    entry is in the cache when a rewrite comes, and the unchanged prefix before the change is
+ *    read instead of written again. With a system block it takes the tools slot: the system
+ *    breakpoint's entry covers the tools, which come first.
  * Any marker already in the history is removed first, so there are never more than four.
  */
-import type { ContentBlock, Message, TextBlock, ToolSchema, Usage } from '../messages.ts';
+import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolSchema, Usage } from '../messages.ts';
 import type { CacheBreak } from '../trace.ts';
 import { messagePreview } from './history-shape.ts';
 import { linearize, sharedItems, systemBlocks, type PrefixRequest } from './prefix.ts';
+import { toolResultText } from './tokens.ts';
 
 export const MAX_BREAKPOINTS = 4;
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -50,7 +56,7 @@ function hasMarker(m: Message): boolean {
 }
 
 /** The parts with breakpoints placed; the inputs are not modified. */
-export function placeBreakpoints(parts: RequestParts, opts: { previousTurn?: boolean } = {}): RequestParts {
+export function placeBreakpoints(parts: RequestParts, opts: { previousTurn?: boolean; anchor?: number } = {}): RequestParts {
   const tools = parts.tools.map(stripMarker);
   const system = parts.system.map(stripMarker);
   // String content becomes one text block in every request, so a message reads the same whether
@@ -59,11 +65,14 @@ export function placeBreakpoints(parts: RequestParts, opts: { previousTurn?: boo
     if (typeof m.content === 'string') return { role: m.role, content: [{ type: 'text', text: m.content }] };
     return hasMarker(m) ? { role: m.role, content: m.content.map((b) => stripMarker(b as ContentBlock & { cache_control?: unknown })) } : m;
   });
-  if (tools.length > 0) tools[tools.length - 1] = { ...tools[tools.length - 1]!, cache_control: EPHEMERAL };
-  if (system.length > 0) system[system.length - 1] = { ...system[system.length - 1]!, cache_control: EPHEMERAL };
   const ends = [messages.length - 1];
   // The previous call's last message: the user message before the newest assistant reply.
   if ((opts.previousTurn ?? true) && messages.length >= 3 && messages[messages.length - 2]!.role === 'assistant') ends.push(messages.length - 3);
+  const anchor = opts.anchor;
+  const useAnchor = anchor !== undefined && anchor >= 0 && anchor < Math.min(...ends) && markLastBlock(messages[anchor]!) !== null;
+  if (useAnchor) ends.push(anchor);
+  if (tools.length > 0 && !(useAnchor && system.length > 0)) tools[tools.length - 1] = { ...tools[tools.length - 1]!, cache_control: EPHEMERAL };
+  if (system.length > 0) system[system.length - 1] = { ...system[system.length - 1]!, cache_control: EPHEMERAL };
   for (const i of ends) {
     const m = messages[i];
     if (!m) continue;
@@ -71,6 +80,21 @@ export function placeBreakpoints(parts: RequestParts, opts: { previousTurn?: boo
     if (marked) messages[i] = marked;
   }
   return { system, tools, messages };
+}
+
+/**
+ * The anchor for {@link placeBreakpoints}: the message before the first tool result a trim could
+ * still change (not a reference yet, at least `minChars` long), or undefined when there is none.
+ */
+export function anchorBeforeTrimmable(messages: readonly Message[], minChars: number, isRef: (b: ToolResultBlock) => boolean): number | undefined {
+  for (let i = 1; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type === 'tool_result' && !isRef(b) && toolResultText(b).length >= minChars) return i - 1;
+    }
+  }
+  return undefined;
 }
 
 /** Counts the breakpoints of a request (for checks and the UI). */

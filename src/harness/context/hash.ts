@@ -16,7 +16,18 @@ export function hash53(text: string, seed = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** Chains two hashes (prefix hash + next item) into one. */
+/**
+ * Chains two hashes (prefix hash + next item) into one, with integer arithmetic only: the prefix
+ * of a request is chained once per block on every turn, so this must not build strings.
+ */
 export function chain(prefix: number, item: number): number {
-  return hash53(`${prefix.toString(36)}:${item.toString(36)}`);
+  const pl = prefix >>> 0;
+  const ph = (prefix / 4294967296) >>> 0;
+  const il = item >>> 0;
+  const ih = (item / 4294967296) >>> 0;
+  let h1 = Math.imul(0xdeadbeef ^ pl, 2654435761) ^ Math.imul(il, 1597334677);
+  let h2 = Math.imul(0x41c6ce57 ^ ph, 1597334677) ^ Math.imul(ih ^ il, 2654435761);
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

@@ -12,10 +12,13 @@ import { headLines, isReference, referenceText } from './references.ts';
 import type { ContextSettings } from './settings.ts';
 import type { StoredResult } from './state.ts';
 import { toolResultText } from './tokens.ts';
+import { originalLength } from '../util/truncate.ts';
 
 /**
- * The cap for one tool's results: a `perTool` setting wins (0 exempts); otherwise the smaller of
- * the default and the tool's own `maxResultChars`; a tool declaring a non-finite cap is exempt.
+ * The cap for one tool's results: a `perTool` setting wins (0 exempts); otherwise the tool's own
+ * `maxResultChars` (the tool already cut its output to that with an honest note, so a second cut
+ * here would only hide the note); a tool declaring a non-finite cap is exempt; `defaultMaxChars`
+ * covers tools that declare nothing.
  */
 export function capFor(name: string | undefined, settings: ContextSettings, toolCaps: Readonly<Record<string, number>>): number {
   const b = settings.budget;
@@ -23,7 +26,7 @@ export function capFor(name: string | undefined, settings: ContextSettings, tool
     const own = b.perTool[name];
     if (own !== undefined) return own === 0 ? Infinity : own;
     const declared = toolCaps[name];
-    if (declared !== undefined) return Number.isFinite(declared) ? Math.min(b.defaultMaxChars, declared) : Infinity;
+    if (declared !== undefined) return Number.isFinite(declared) ? declared : Infinity;
   }
   return b.defaultMaxChars;
 }
@@ -76,7 +79,7 @@ export function budgetLayer(input: LayerInput & { toolCaps: Readonly<Record<stri
     replacements.set(id, {
       type: 'tool_result',
       tool_use_id: id,
-      content: referenceText({ toolUseId: id, chars: text.length, preview, why }),
+      content: referenceText({ toolUseId: id, chars: text.length, originalChars: originalLength(text), preview, why }),
       ...(site.block.is_error ? { is_error: true } : {}),
     });
     changes.push({ kind: 'tool_result_ref', toolUseId: id, ...(toolName ? { toolName } : {}), messageIndex: site.messageIndex, chars: text.length, preview: headLines(text, 3, 240) });

@@ -8,7 +8,8 @@
 import type { Message, TextBlock, ToolSchema, Usage } from '../messages.ts';
 import { blocksOf } from '../messages.ts';
 import type { CacheBreak, TraceEventBody } from '../trace.ts';
-import { cacheBreakDiff, cacheStats, placeBreakpoints, type RequestParts } from './cache.ts';
+import { anchorBeforeTrimmable, cacheBreakDiff, cacheStats, placeBreakpoints, type RequestParts } from './cache.ts';
+import { isReference } from './references.ts';
 import { hash53 } from './hash.ts';
 import { toolNamesById } from './history-shape.ts';
 import { autoCompactLayer } from './layer-auto-compact.ts';
@@ -80,6 +81,13 @@ function withMemory(messages: Message[], memory: string | undefined): Message[] 
   return [{ role: first!.role, content: [{ type: 'text', text: memory }, ...blocksOf(first!)] }, ...rest];
 }
 
+/** Where the anchor breakpoint goes (see `placeBreakpoints`), when microcompact could still trim. */
+function anchorFor(projected: readonly Message[], settings: ContextSettings): { anchor?: number } {
+  if (!settings.cache.anchorBreakpoint || !settings.microcompact.enabled) return {};
+  const anchor = anchorBeforeTrimmable(projected, settings.microcompact.minChars, isReference);
+  return anchor === undefined ? {} : { anchor };
+}
+
 export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<TraceEventBody, PreparedContext> {
   const settings = resolveSettings(args.settings);
   const system = systemBlocks(args.system);
@@ -129,7 +137,11 @@ export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<
   // 3. Microcompact: under pressure when a later layer would fire on the current projection.
   const later = [settings.collapse.enabled ? settings.collapse.threshold : 1, settings.autoCompact.enabled ? settings.autoCompactThreshold : 1];
   const pressureLine = Math.floor(Math.min(...later) * window);
-  const projectedNow = tokensOf(projectCollapses(truth, validCollapses(truth, state.collapses)));
+  const projectionNow = projectCollapses(truth, validCollapses(truth, state.collapses));
+  const projectedNow = tokensOf(projectionNow);
+  // The anchor breakpoint sits before the oldest result a trim could change, found before this
+  // call's trims: when microcompact rewrites now, the anchor is where the earlier calls wrote it.
+  const anchorBeforeTrims = anchorFor(projectionNow, settings);
   const pressure = trigger === 'reactive' || ((settings.collapse.enabled || settings.autoCompact.enabled) && projectedNow >= pressureLine);
   const m = microcompactLayer({ ...base(), signals: { ...(args.now !== undefined ? { now: args.now } : {}), prefixChanging, pressure } });
   adopt(m);
@@ -167,7 +179,7 @@ export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<
   });
   const withMem = withMemory(projected, args.memory);
   const parts: RequestParts = settings.cache.enabled
-    ? placeBreakpoints({ system, tools, messages: withMem }, { previousTurn: settings.cache.previousTurnBreakpoint })
+    ? placeBreakpoints({ system, tools, messages: withMem }, { previousTurn: settings.cache.previousTurnBreakpoint, ...(collapseIsNew || a.compaction ? anchorFor(projected, settings) : anchorBeforeTrims) })
     : { system, tools, messages: withMem };
   const projectedTotal = tokensOf(projected);
   const truthTotal = tokensOf(truth === projected ? projected : truth);

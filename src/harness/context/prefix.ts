@@ -44,7 +44,38 @@ export function systemBlocks(system: string | TextBlock[] | undefined): TextBloc
   return typeof system === 'string' ? [{ type: 'text', text: system }] : system;
 }
 
+/** One message's items before chaining: own hashes, tokens, kinds. Memoised per message object. */
+type MessageParts = { hashes: number[]; tokens: number[]; isBlock: boolean[]; breakpoint: boolean[] };
+const partsMemo = new WeakMap<Message, MessageParts>();
+const ROLE_HASH = { user: hash53('msg:user'), assistant: hash53('msg:assistant') };
+
+function messageParts(m: Message): MessageParts {
+  const hit = partsMemo.get(m);
+  if (hit) return hit;
+  const p: MessageParts = { hashes: [ROLE_HASH[m.role]], tokens: [MESSAGE_OVERHEAD_TOKENS], isBlock: [false], breakpoint: [false] };
+  const blocks: ContentBlock[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+  for (const b of blocks) {
+    p.hashes.push(canonicalHash(b));
+    p.tokens.push(blockTokens(b));
+    p.isBlock.push(true);
+    p.breakpoint.push('cache_control' in b && b.cache_control !== undefined);
+  }
+  partsMemo.set(m, p);
+  return p;
+}
+
+/**
+ * Memo of whole requests: the loop diffs each request against the one before, so every request is
+ * linearised once (as "current") and found here the next turn (as "prev"). Message parts are
+ * memoised per message object, so a new request costs a walk over numbers, not a re-hash of the
+ * history: per-turn work stays linear in the history with a small constant.
+ */
+const requestMemo = new WeakMap<PrefixRequest, { messages: readonly Message[]; length: number; items: PrefixItem[] }>();
+
 export function linearize(request: PrefixRequest): PrefixItem[] {
+  const hit = requestMemo.get(request);
+  // A request object reused with another message list (or one pushed onto) is linearised again.
+  if (hit && hit.messages === request.messages && hit.length === request.messages.length) return hit.items;
   const items: PrefixItem[] = [];
   let h = hash53(`model:${request.model ?? ''}`);
   let tokens = 0;
@@ -55,15 +86,11 @@ export function linearize(request: PrefixRequest): PrefixItem[] {
   };
   (request.tools ?? []).forEach((t, i) => push('tools', i, canonicalHash(t), toolSchemaTokens(t), true, t.cache_control !== undefined));
   systemBlocks(request.system).forEach((b, i) => push('system', i, canonicalHash(b), blockTokens(b), true, b.cache_control !== undefined));
-  const roleHash = { user: hash53('msg:user'), assistant: hash53('msg:assistant') };
   request.messages.forEach((m, i) => {
-    push('messages', i, roleHash[m.role], MESSAGE_OVERHEAD_TOKENS, false, false);
-    if (typeof m.content === 'string') {
-      push('messages', i, canonicalHash({ type: 'text', text: m.content }), blockTokens({ type: 'text', text: m.content }), true, false);
-    } else {
-      for (const b of m.content) push('messages', i, canonicalHash(b), blockTokens(b), true, 'cache_control' in b && b.cache_control !== undefined);
-    }
+    const p = messageParts(m);
+    for (let j = 0; j < p.hashes.length; j++) push('messages', i, p.hashes[j]!, p.tokens[j]!, p.isBlock[j]!, p.breakpoint[j]!);
   });
+  requestMemo.set(request, { messages: request.messages, length: request.messages.length, items });
   return items;
 }
 

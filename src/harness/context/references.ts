@@ -8,10 +8,15 @@ import { toolResultText } from './tokens.ts';
 
 const REF_PREFIX = '[tool result stored as ref ';
 
-export function referenceText(opts: { toolUseId: string; chars: number; preview: string; why: string }): string {
+/**
+ * `originalChars`: the size of the output before a tool cut it (from the tool's own truncation
+ * note), so the model is told the true size even though the stored result is the cut one.
+ */
+export function referenceText(opts: { toolUseId: string; chars: number; originalChars?: number; preview: string; why: string }): string {
   const preview = opts.preview ? `; first lines:\n${opts.preview}\n…` : '';
+  const cut = opts.originalChars !== undefined && opts.originalChars > opts.chars ? `, cut by the tool from ${opts.originalChars.toLocaleString('en-US')} chars of output` : '';
   return (
-    `${REF_PREFIX}${opts.toolUseId}; ${opts.chars.toLocaleString('en-US')} chars (${opts.why})${preview}\n` +
+    `${REF_PREFIX}${opts.toolUseId}; ${opts.chars.toLocaleString('en-US')} chars${cut} (${opts.why})${preview}\n` +
     `use read_tool_result with tool_use_id "${opts.toolUseId}" to see it]`
   );
 }

@@ -53,6 +53,20 @@ export const contextSettingsSchema = z.object({
       minDropTokens: z.number().int().min(0).default(1_024),
       /** Cache lifetime: after this long without a call the cache is dead, so trimming is free. */
       cacheTtlMs: z.number().int().positive().default(5 * 60_000),
+      /**
+       * Under pressure alone (the cache is otherwise healthy), trim only when the tokens saved are at
+       * least this share of the tokens the trim re-writes to the cache (everything after the first
+       * trimmed block); otherwise collapse or auto-compact get their turn, which shrink far more per
+       * break. 0 trims whenever there is pressure (the old rule).
+       */
+      pressureMinSavingShare: z.number().min(0).default(0.5),
+      /**
+       * With a healthy cache, trim anyway when the trim pays for itself within this many calls:
+       * saved × 0.1 (a read) × calls ≥ re-written × 1.15 (a write instead of a read). Long sessions
+       * then stay small instead of reading tens of thousands of dead tokens on every call. 0: never
+       * break a healthy cache (the seed's rule alone).
+       */
+      paybackCalls: z.number().min(0).default(3),
     })
     .prefault({}),
   collapse: z
@@ -62,6 +76,13 @@ export const contextSettingsSchema = z.object({
       threshold: fraction.default(0.7),
       /** Exchanges left uncollapsed, counted from the newest. */
       keepRecentExchanges: z.number().int().min(1).default(6),
+      /**
+       * Above this fraction of the window (and under `threshold`), collapse also when it pays for
+       * itself within `paybackCalls` calls: tokens removed × 0.1 × calls ≥ tokens re-written × 1.15.
+       * 1 switches the early path off.
+       */
+      economyFrom: fraction.default(0.35),
+      paybackCalls: z.number().min(0).default(5),
       /**
        * Ranges to collapse always, by message index in the stored history (a scenario can author
        * them). `from` must be an assistant message and `to` a user message.
@@ -82,6 +103,8 @@ export const contextSettingsSchema = z.object({
       enabled: z.boolean().default(true),
       /** Also mark the previous turn's end, so a read still finds the last write after a big turn. */
       previousTurnBreakpoint: z.boolean().default(true),
+      /** Mark the block before the oldest result microcompact could trim, so a trim re-reads the prefix before it. */
+      anchorBreakpoint: z.boolean().default(true),
       /** Send tools sorted by name so their order never depends on how the list was assembled. */
       sortTools: z.boolean().default(true),
     })

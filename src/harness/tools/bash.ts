@@ -9,6 +9,11 @@ import { fail } from './shared.ts';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
+/**
+ * Room for the sandbox's own truncation note: when only one stream was cut, its note stays the
+ * only one (and says the true size) instead of a second cut of a few dozen characters adding another.
+ */
+const NOTE_ROOM_CHARS = 200;
 
 const inputSchema = z.strictObject({
   command: z.string().min(1).describe('The command to run.'),
@@ -106,7 +111,7 @@ export function bashTool(opts: { background?: boolean } = {}) {
       const parts: string[] = [];
       if (result.stdout !== '') parts.push(result.stdout.replace(/\n$/, ''));
       if (stderr !== '') parts.push(`[stderr]\n${stderr}`);
-      const body = truncateHeadTail(parts.join('\n'), BASH_MAX_OUTPUT_CHARS).text;
+      const body = truncateHeadTail(parts.join('\n'), BASH_MAX_OUTPUT_CHARS + NOTE_ROOM_CHARS).text;
 
       if (result.timedOut) {
         const head = `Command timed out after ${timeoutMs} ms and was stopped.`;

@@ -8,7 +8,7 @@ import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { MessageCountTokensParams, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from '../../harness/messages.ts';
 import type { ModelClient, ModelError, ModelStreamEvent } from '../../harness/ports.ts';
-import { abortedError, ModelCallError, redactError, streamCutError } from '../errors.ts';
+import { abortedError, ModelCallError, redactError, streamCutError, type ErrorAudience } from '../errors.ts';
 import { modelErrorFromSdk } from './map-error.ts';
 import { SseEventMapper } from './map-events.ts';
 
@@ -26,6 +26,8 @@ export type AnthropicClientOptions = {
   dangerouslyAllowBrowser?: true;
   /** Label for the UI and traces; default `anthropic`. */
   name?: string;
+  /** Who reads error advice: the app (Settings, default) or a headless run (environment variables). */
+  audience?: ErrorAudience;
 };
 
 export type AnthropicModelClient = ModelClient & { readonly baseURL: string };
@@ -43,11 +45,14 @@ function toParams(req: ModelRequest): Omit<MessageCreateParamsStreaming, 'stream
   return params as unknown as Omit<MessageCreateParamsStreaming, 'stream'>;
 }
 
-function missingKeyError(): ModelError {
+function missingKeyError(audience: ErrorAudience = 'app'): ModelError {
   return {
     kind: 'authentication',
     retryable: false,
-    message: 'No API key is set. Add your Anthropic API key in Settings (it stays in this browser).',
+    message:
+      audience === 'headless'
+        ? 'No API key is set. Set ANTHROPIC_API_KEY in the environment (and ANTHROPIC_BASE_URL for another endpoint).'
+        : 'No API key is set. Add your Anthropic API key in Settings (it stays in this browser).',
   };
 }
 
@@ -67,14 +72,14 @@ export function createAnthropicClient(opts: AnthropicClientOptions): AnthropicMo
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     if (!apiKey) {
-      yield { type: 'error', error: missingKeyError() };
+      yield { type: 'error', error: missingKeyError(opts.audience) };
       return;
     }
     if (signal.aborted) {
       yield { type: 'error', error: abortedError() };
       return;
     }
-    const ctx = { signal, model: request.model, endpoint: baseURL, secrets };
+    const ctx = { signal, model: request.model, endpoint: baseURL, secrets, ...(opts.audience ? { audience: opts.audience } : {}) };
     // A per-call controller: the caller's signal may live for a whole run, and we must also be
     // able to drop the connection when the consumer stops reading early.
     const ctl = new AbortController();
@@ -117,7 +122,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions): AnthropicMo
   }
 
   async function countTokens(request: ModelRequest, signal?: AbortSignal): Promise<number> {
-    if (!apiKey) throw new ModelCallError(missingKeyError());
+    if (!apiKey) throw new ModelCallError(missingKeyError(opts.audience));
     const params = {
       model: request.model,
       messages: request.messages,
@@ -129,7 +134,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions): AnthropicMo
       const res = await sdk.messages.countTokens(params, { signal: sig });
       return res.input_tokens;
     } catch (e) {
-      throw new ModelCallError(modelErrorFromSdk(e, { signal: sig, phase: 'request', model: request.model, endpoint: baseURL, secrets }));
+      throw new ModelCallError(modelErrorFromSdk(e, { signal: sig, phase: 'request', model: request.model, endpoint: baseURL, secrets, ...(opts.audience ? { audience: opts.audience } : {}) }));
     }
   }
 
@@ -147,5 +152,5 @@ export function anthropicClientFromEnv(
   const apiKey = env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) return null;
   const baseURL = env.ANTHROPIC_BASE_URL?.trim();
-  return createAnthropicClient({ ...extra, apiKey, ...(baseURL ? { baseURL } : {}) });
+  return createAnthropicClient({ audience: 'headless', ...extra, apiKey, ...(baseURL ? { baseURL } : {}) });
 }

@@ -3,7 +3,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ModelError } from '../../harness/ports.ts';
-import { abortedError, connectionError, modelErrorFromHttp, redactError, retryAfterMsFromHeaders, streamCutError } from '../errors.ts';
+import { abortedError, connectionError, modelErrorFromHttp, redactError, retryAfterMsFromHeaders, streamCutError, type ErrorAudience } from '../errors.ts';
 
 export type SdkErrorContext = {
   signal: AbortSignal;
@@ -13,6 +13,8 @@ export type SdkErrorContext = {
   endpoint?: string;
   /** Secrets to scrub from any message (the API key). */
   secrets: readonly string[];
+  /** Who reads the advice (Settings in the app, environment variables headless). */
+  audience?: ErrorAudience;
 };
 
 function describe(e: unknown): string {
@@ -30,10 +32,10 @@ function map(e: unknown, ctx: SdkErrorContext): ModelError {
   // Whatever the SDK threw, a fired signal means the caller cancelled.
   if (ctx.signal.aborted || e instanceof APIUserAbortError) return abortedError();
   if (e instanceof APIConnectionTimeoutError) {
-    return connectionError(describe(e), { timedOut: true, ...(ctx.endpoint ? { endpoint: ctx.endpoint } : {}) });
+    return connectionError(describe(e), { timedOut: true, ...(ctx.endpoint ? { endpoint: ctx.endpoint } : {}), ...(ctx.audience ? { audience: ctx.audience } : {}) });
   }
   if (e instanceof APIConnectionError) {
-    return connectionError(describe(e), ctx.endpoint ? { endpoint: ctx.endpoint } : {});
+    return connectionError(describe(e), { ...(ctx.endpoint ? { endpoint: ctx.endpoint } : {}), ...(ctx.audience ? { audience: ctx.audience } : {}) });
   }
   if (e instanceof APIError && typeof e.status === 'number') {
     const retryAfterMs = e.headers ? retryAfterMsFromHeaders((n) => e.headers?.get(n)) : undefined;
@@ -43,6 +45,7 @@ function map(e: unknown, ctx: SdkErrorContext): ModelError {
       message: e.apiMessage ?? e.message,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       ...(ctx.model ? { model: ctx.model } : {}),
+      ...(ctx.audience ? { audience: ctx.audience } : {}),
     });
   }
   // The body broke off (reset, "terminated", bad chunk): a partial reply is never a whole one.

@@ -7,7 +7,7 @@
 import { realClock } from '../../harness/clock.ts';
 import { replaySession } from '../../harness/session/index.ts';
 import { createRecordingClient, type RecordingClient } from '../../model/recorder/recording-client.ts';
-import { toScenario } from '../../model/recorder/to-scenario.ts';
+import { toScenario } from '../../scenarios/from-recording.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import type { RunController } from '../state/run-controller.svelte.ts';
 import type { ModelSettings } from '../state/settings.svelte.ts';

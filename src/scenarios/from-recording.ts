@@ -1,12 +1,13 @@
 /**
  * `toScenario(recording, base)`: a recorded run as a shareable scenario. The base scenario gives
  * the files, settings, prompts and lesson material; the model becomes the recorded turns, so
- * the scenario replays exactly, offline, with no key.
+ * the scenario replays exactly, offline, with no key. It lives on the scenarios side (it builds
+ * scenarios; the recorder only records), so `model/` never imports `scenarios/`.
  */
-import { redactDeep } from '../../harness/session/redact.ts';
-import { migrateScenario } from '../../scenarios/migrate.ts';
-import { scenarioV1Schema, type ScenarioV1 } from '../../scenarios/schema-v1.ts';
-import type { Recording } from './recording-client.ts';
+import { redactDeep } from '../harness/session/redact.ts';
+import { migrateScenario } from './migrate.ts';
+import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
+import type { Recording } from '../model/recorder/recording-client.ts';
 
 export type ToScenarioOptions = {
   /** The prompts the recorded run was given, in order (default: the base scenario's). */

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * `npx harness-playground …` from a clone: runs the bundled runner (`dist-cli/harness.mjs`),
+ * building it first when it is missing or older than the sources (about a second, with the
+ * esbuild that tsx brings). If the build cannot run, it falls back to the TypeScript sources
+ * through tsx and says so (slower start-up, same behaviour).
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bundle = join(root, 'dist-cli', 'harness.mjs');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function stale() {
+  if (!existsSync(bundle)) return true;
+  const src = join(root, 'src');
+  return existsSync(src) && newestSource(src) > statSync(bundle).mtimeMs;
+}
+
+if (stale()) {
+  try {
+    const { buildCli } = await import(pathToFileURL(join(root, 'scripts', 'build-cli.mjs')).href);
+    await buildCli({ quiet: true });
+  } catch (e) {
+    process.stderr.write(
+      `harness-playground: could not build dist-cli/harness.mjs (${e instanceof Error ? e.message : String(e)}); running the sources through tsx instead (slower to start).\n`,
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'run-scenario.ts'), ...process.argv.slice(2)], { stdio: 'inherit', cwd: process.cwd() });
+    process.exit(r.status ?? 1);
+  }
+}
+await import(pathToFileURL(bundle).href);

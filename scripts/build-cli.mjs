@@ -1,0 +1,43 @@
+/**
+ * Builds the headless runner into one ESM file, `dist-cli/harness.mjs` (part of `npm run build`;
+ * about a second). esbuild comes with tsx. Bundled, the runner starts without compiling
+ * TypeScript or resolving hundreds of modules; the Anthropic SDK and the scenario library are
+ * behind dynamic imports, so their modules are evaluated only when a run needs them.
+ *
+ *   node scripts/build-cli.mjs [--quiet]
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI_BUNDLE = join(root, 'dist-cli', 'harness.mjs');
+
+export async function buildCli({ quiet = false } = {}) {
+  const t0 = Date.now();
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/cli-main.ts'],
+    outfile: CLI_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    // Native and optional pieces stay outside the bundle (loaded from node_modules if present).
+    external: ['node-liblzma', '@mongodb-js/zstd', 'fsevents'],
+    // CommonJS dependencies call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
+    metafile: !quiet,
+  });
+  if (!quiet) {
+    const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+    process.stdout.write(`built ${CLI_BUNDLE} (${(bytes / 1e6).toFixed(2)} MB) in ${Date.now() - t0} ms\n`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildCli({ quiet: process.argv.includes('--quiet') });
+}

@@ -1,0 +1,172 @@
+/**
+ * The headless runner's command line: parsing (a typed result, never an exit from here) and the
+ * `--help` text. Exit codes are defined here too, so the help and the runner cannot disagree.
+ */
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export type CliArgs = {
+  /** Built-in scenario ids or paths to scenario files (v0 or v1). */
+  targets: string[];
+  all: boolean;
+  /** A prompt: over the scenario's, or the task for `--dir`. */
+  prompt?: string;
+  dir?: string;
+  writeBack: boolean;
+  format: OutputFormat;
+  quiet: boolean;
+  live: boolean;
+  trust: boolean;
+  model?: string;
+  maxTurns?: number;
+  /** Messages queued as if typed while the agent works (see `parseSteerFile`). */
+  steerFile?: string;
+  help: boolean;
+};
+
+/** What the process exit code means (also printed by `--help`). */
+export const EXIT = {
+  /** Every run completed. */
+  ok: 0,
+  /** A run ended otherwise: model error, max turns, refusal, a hook stopped it. */
+  runFailed: 1,
+  /** The command line or an input file was wrong; nothing ran. */
+  usage: 2,
+  /** Stopped with Ctrl-C. */
+  interrupted: 130,
+} as const;
+
+export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; problem: string };
+
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
+
+export function parseCliArgs(argv: readonly string[]): ParsedArgs {
+  const args: CliArgs = { targets: [], all: false, writeBack: false, format: 'text', quiet: false, live: false, trust: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = (): string | null => {
+      const eq = a.indexOf('=');
+      if (eq > 0) return a.slice(eq + 1);
+      const v = argv[i + 1];
+      if (v === undefined || (v.startsWith('-') && v !== '-')) return null;
+      i++;
+      return v;
+    };
+    const flag = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
+    switch (flag) {
+      case '-h':
+      case '--help':
+        args.help = true;
+        break;
+      case '--all':
+        args.all = true;
+        break;
+      case '--quiet':
+        args.quiet = true;
+        break;
+      case '--live':
+        args.live = true;
+        break;
+      case '--trust':
+        args.trust = true;
+        break;
+      case '--write-back':
+        args.writeBack = true;
+        break;
+      case '-p':
+      case '--print':
+      case '--prompt': {
+        const v = value();
+        if (v === null) return { ok: false, problem: `${flag} needs a prompt, e.g. -p "fix the failing test"` };
+        args.prompt = v;
+        break;
+      }
+      case '--dir': {
+        const v = value();
+        if (v === null) return { ok: false, problem: '--dir needs a folder, e.g. --dir ./my-project' };
+        args.dir = v;
+        break;
+      }
+      case '--model': {
+        const v = value();
+        if (v === null) return { ok: false, problem: '--model needs a model id' };
+        args.model = v;
+        break;
+      }
+      case '--max-turns': {
+        const v = value();
+        const n = v === null ? NaN : Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 500) return { ok: false, problem: '--max-turns needs a whole number from 1 to 500' };
+        args.maxTurns = n;
+        break;
+      }
+      case '--steer-file': {
+        const v = value();
+        if (v === null) return { ok: false, problem: '--steer-file needs a path (one message per line; `@N text` pins a line to model call N)' };
+        args.steerFile = v;
+        break;
+      }
+      case '--output-format': {
+        const v = value();
+        if (v === null || !FORMATS.includes(v as OutputFormat)) return { ok: false, problem: `--output-format is one of ${FORMATS.join(', ')}` };
+        args.format = v as OutputFormat;
+        break;
+      }
+      default:
+        if (a.startsWith('-')) return { ok: false, problem: `unknown option ${a}` };
+        args.targets.push(a);
+    }
+  }
+  if (args.help) return { ok: true, args };
+  if (args.writeBack && !args.dir) return { ok: false, problem: '--write-back only applies with --dir' };
+  if (args.dir && (args.targets.length > 0 || args.all)) return { ok: false, problem: '--dir runs a prompt on a folder; it does not take a scenario as well' };
+  if (args.dir && !args.prompt) return { ok: false, problem: '--dir needs a task: add -p "what to do"' };
+  if (!args.dir && !args.all && args.targets.length === 0) return { ok: false, problem: 'name a scenario, pass --all, or give --dir PATH -p "prompt"' };
+  if (args.prompt !== undefined && args.targets.length > 1) return { ok: false, problem: '-p overrides the prompt of one scenario; name only one' };
+  return { ok: true, args };
+}
+
+export function helpText(builtinIds: readonly string[]): string {
+  return `harness-playground — run the agent harness headless (like \`claude -p\`)
+
+Usage
+  harness-playground --dir PATH -p "PROMPT" [--write-back]   work on a folder from disk (live model)
+  harness-playground SCENARIO [-p "PROMPT"]                   a built-in scenario id or a .json file
+  harness-playground --all [--quiet]                          every built-in scenario (a self-test)
+
+Options
+  -p, --print PROMPT        the task; with a scenario it replaces the scenario's first prompt
+  --dir PATH                the folder's files become the sandbox (node_modules, .git and files
+                            over 1 MB are skipped, with a note); .claude/settings.json,
+                            .claude/settings.local.json and CLAUDE.md are read from it
+  --write-back              after the run, write changed, new and deleted files back to PATH
+                            (off by default: the folder is never touched without it)
+  --output-format FORMAT    text (default): the answer on stdout, tool calls, permission
+                            decisions and errors as short lines on stderr
+                            json: one result object (usage, turns, reason, cost) on stdout
+                            stream-json: every trace event as one JSON line
+  --live                    use the Anthropic API even for a scripted scenario
+  --model ID                model id for a live run (default claude-sonnet-5-5)
+  --max-turns N             stop after N model calls
+  --steer-file PATH         queue messages as if typed while the agent works: one per line,
+                            each delivered at the next safe point (`@N text` pins a line to
+                            model call N; `#` lines are comments)
+  --trust                   let the scenario's or folder's hooks, allow rules and modes apply
+                            (untrusted: deny and ask rules apply; anything that asks is denied)
+  --quiet                   one line per scenario (with --all)
+  -h, --help                this text
+
+Environment
+  ANTHROPIC_API_KEY         needed for live runs (--dir, --live, scenarios with a live model)
+  ANTHROPIC_BASE_URL        another Messages-compatible endpoint (a proxy, a local fake)
+
+Exit codes
+  ${EXIT.ok}    every run completed
+  ${EXIT.runFailed}    a run ended otherwise (model error, max turns, refusal, stopped by a hook)
+  ${EXIT.usage}    bad command line or input file; nothing ran
+  ${EXIT.interrupted}  stopped with Ctrl-C
+
+Built-in scenarios
+  ${builtinIds.join(', ')}
+`;
+}

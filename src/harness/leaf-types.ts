@@ -1,0 +1,49 @@
+/**
+ * Leaf types shared by `ports.ts`, `trace.ts` and `session/types.ts`. This file imports none of
+ * them, so those three no longer import each other in a circle (test/unit/import-cycles.test.ts
+ * keeps it so). `ports.ts` re-exports everything here: import from either.
+ */
+
+// ─── Model ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What can go wrong with a model call, as data the loop acts on.
+ * `retryable` is the client's judgement (429, 529, 5xx, connection, cut stream); the loop
+ * decides whether its retry budget allows another attempt.
+ */
+export type ModelErrorKind =
+  | 'rate_limit' // 429
+  | 'overloaded' // 529
+  | 'server' // other 5xx
+  | 'connection' // no response, DNS, refused, reset
+  | 'stream_cut' // the stream ended without message_stop, or an `error` event arrived mid-stream
+  | 'authentication' // 401
+  | 'permission' // 403
+  | 'not_found' // 404
+  | 'prompt_too_long' // 400 "prompt is too long" / 413
+  | 'invalid_request' // other 400
+  | 'aborted' // the caller's signal fired
+  | 'unknown';
+
+export type ModelError = {
+  kind: ModelErrorKind;
+  /** What happened and what to do, in words a user can act on. */
+  message: string;
+  status?: number;
+  retryable: boolean;
+  /** Server-requested delay (from `retry-after-ms` / `retry-after`), when it gave one. */
+  retryAfterMs?: number;
+};
+
+// ─── Sandbox ────────────────────────────────────────────────────────────────────────────────
+
+export type SandboxKind = 'just-bash' | 'webcontainer';
+
+// ─── Memory ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Where a memory came from: `extracted` by the harness after an exchange (model or rules),
+ * `explicit` — the person said so ("remember: …", or added it in the memory panel),
+ * `project_file` — a `# memory:` line in a CLAUDE.md-style note.
+ */
+export type MemorySource = 'extracted' | 'explicit' | 'project_file';

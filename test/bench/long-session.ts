@@ -1,0 +1,235 @@
+/**
+ * Long-session bench (`npx tsx test/bench/long-session.ts`, part of `npm run bench`): one scripted
+ * session of 220 turns over more than 1 MB of tool output, a 100k-token window, run through our
+ * context pipeline and three peer strategies on the same script:
+ *
+ * - never compact: append until the API refuses (every request over the window is rejected);
+ * - compact on rejection (pi): send as is; on "prompt is too long" summarise all but the most recent
+ *   ~20k tokens and resend;
+ * - summarise at 67 % of the window (Claude Code's threshold): summary + the last exchange.
+ *
+ * Every strategy pays for its summary calls too (the history so far plus the instruction, through
+ * the same simulated cache). Reported: cost-weighted input (uncached + 1.25 × cache write + 0.1 ×
+ * cache read), prefix reuse, peak context and rejected requests. Ratios within one run; nothing is
+ * asserted here (the unit tests pin the behaviour that makes ours win).
+ */
+import type { Message, ModelRequest, TextBlock } from '../../src/harness/messages.ts';
+import { prepareContext, recordCacheUsage } from '../../src/harness/context/pipeline.ts';
+import { placeBreakpoints } from '../../src/harness/context/cache.ts';
+import { emptyContextState, type ContextState } from '../../src/harness/context/state.ts';
+import { deterministicSummarizer, type Summarize } from '../../src/harness/context/summarizer.ts';
+import { emptyCacheSim, simulateCacheUsage, type CacheSimState } from '../../src/harness/context/cache-sim.ts';
+import { commonPrefixTokens } from '../../src/harness/context/prefix.ts';
+import { messageTokens, requestTokens } from '../../src/harness/context/tokens.ts';
+import { compactInstructions, summaryMessageText } from '../../src/harness/context/compact-prompt.ts';
+import type { ContextSettingsInput } from '../../src/harness/context/settings.ts';
+import { exchange, int, rng, SYSTEM, tools as fixtureTools } from '../unit/context-fixtures.ts';
+
+export const LONG_TURNS = 220;
+export const LONG_WINDOW = 100_000;
+const MODEL = 'bench-model';
+const system: TextBlock[] = [{ type: 'text', text: SYSTEM }];
+/** Sorted by name as the pipeline sends them, so every strategy's requests share one tools prefix. */
+const tools = [...fixtureTools].sort((a, b) => (a.name < b.name ? -1 : 1));
+const FIRST: Message = { role: 'user', content: 'Refactor the payment module and keep the tests green.' };
+
+/** The session's exchanges: mostly 1–8k-char results, some up to the 30k bash/read cut. */
+export function longSessionScript(turns = LONG_TURNS, seed = 2027): { exchanges: Message[][]; outputChars: number } {
+  const r = rng(seed);
+  let outputChars = 0;
+  const exchanges = Array.from({ length: turns }, (_, i) => {
+    const calls = int(r, 1, 2);
+    const sizes = Array.from({ length: calls }, () => (r() < 0.06 ? int(r, 18_000, 30_000) : int(r, 600, 7_000)));
+    outputChars += sizes.reduce((a, b) => a + b, 0);
+    const [a, u] = exchange(sizes, { name: r() < 0.5 ? 'read' : 'bash', ...(i % 30 === 0 ? { userText: `Now also handle case ${i}.` } : {}) });
+    return [a, u];
+  });
+  return { exchanges, outputChars };
+}
+
+export type LongStats = {
+  name: string;
+  requests: number;
+  rejected: number;
+  summaries: number;
+  shared: number;
+  sent: number;
+  read: number;
+  creation: number;
+  uncached: number;
+  peak: number;
+};
+
+export const costOf = (s: LongStats) => s.uncached + 1.25 * s.creation + 0.1 * s.read;
+
+/** Sends requests through one simulated cache; over the window a request is rejected (billed nothing). */
+class Account {
+  readonly s: LongStats;
+  private sim: CacheSimState = emptyCacheSim();
+  private prev: ModelRequest | null = null;
+  constructor(name: string) {
+    this.s = { name, requests: 0, rejected: 0, summaries: 0, shared: 0, sent: 0, read: 0, creation: 0, uncached: 0, peak: 0 };
+  }
+  /** Returns the simulated usage, or null when the API would refuse the prompt as too long. */
+  send(request: ModelRequest, opts: { summary?: boolean } = {}) {
+    const total = requestTokens(request).total;
+    if (total > LONG_WINDOW) {
+      this.s.rejected++;
+      return null;
+    }
+    const s = this.s;
+    s.requests++;
+    if (opts.summary) s.summaries++;
+    s.sent += total;
+    s.shared += this.prev ? commonPrefixTokens(this.prev, request) : 0;
+    s.peak = Math.max(s.peak, total);
+    const { usage, next } = simulateCacheUsage(this.sim, request);
+    this.sim = next;
+    this.prev = request;
+    s.read += usage.cache_read_input_tokens;
+    s.creation += usage.cache_creation_input_tokens;
+    s.uncached += usage.input_tokens;
+    return usage;
+  }
+}
+
+const request = (messages: Message[]): ModelRequest => ({ model: MODEL, max_tokens: 4096, ...placeBreakpoints({ system, tools, messages }) });
+
+/**
+ * The summary call every strategy pays for: the messages as last sent plus the instruction, so it
+ * reads the cached prefix. If even that is over the window, the oldest messages are left out.
+ */
+function summaryRequest(messages: Message[]): ModelRequest {
+  let msgs = messages;
+  const instruction: Message = { role: 'user', content: [{ type: 'text', text: compactInstructions() }] };
+  const merge = (m: Message[]): Message[] =>
+    m.length > 0 && m[m.length - 1]!.role === 'user'
+      ? [...m.slice(0, -1), { role: 'user', content: [...(typeof m[m.length - 1]!.content === 'string' ? [{ type: 'text' as const, text: m[m.length - 1]!.content as string }] : (m[m.length - 1]!.content as never[])), ...(instruction.content as never[])] }]
+      : [...m, instruction];
+  while (requestTokens(request(merge(msgs))).total > LONG_WINDOW && msgs.length > 2) msgs = msgs.slice(2);
+  return request(merge(msgs));
+}
+
+async function summaryOf(messages: Message[]): Promise<string> {
+  const r = await deterministicSummarizer(messages);
+  return r.ok ? r.summary : '';
+}
+
+/** Never compacting: requests over the window are rejected and the session cannot go on. */
+export function runNever(script: Message[][]): LongStats {
+  const acc = new Account('never compact');
+  let history: Message[] = [FIRST];
+  for (const ex of script) {
+    acc.send(request(history));
+    history = [...history, ...ex];
+  }
+  return acc.s;
+}
+
+/** pi: on "prompt is too long", summarise all but the last ~20k tokens and resend. */
+export async function runOnRejection(script: Message[][]): Promise<LongStats> {
+  const acc = new Account('compact on rejection (pi)');
+  const KEEP_TOKENS = 20_000;
+  let history: Message[] = [FIRST];
+  let lastSent: Message[] = history;
+  for (const ex of script) {
+    if (acc.send(request(history)) === null) {
+      acc.send(summaryRequest(lastSent), { summary: true });
+      // Keep whole exchanges from the end up to ~20k tokens.
+      let keep = 0;
+      let kept = 0;
+      for (let i = history.length - 1; i >= 1; i -= 2) {
+        const t = messageTokens(history[i]!) + messageTokens(history[i - 1]!);
+        if (kept + t > KEEP_TOKENS && keep > 0) break;
+        kept += t;
+        keep += 2;
+      }
+      const old = history.slice(0, history.length - keep);
+      history = [{ role: 'user', content: [{ type: 'text', text: summaryMessageText(await summaryOf(old), old.length) }] }, ...history.slice(history.length - keep)];
+      // The kept tail starts with an assistant message after the summary: roles alternate.
+      acc.send(request(history));
+    }
+    lastSent = history;
+    history = [...history, ...ex];
+  }
+  return acc.s;
+}
+
+/** Claude Code: at 67 % of the window, summary + the last exchange. */
+export async function runThreshold(script: Message[][], fraction = 0.67): Promise<LongStats> {
+  const acc = new Account(`summarise at ${Math.round(fraction * 100)} % (Claude Code)`);
+  let history: Message[] = [FIRST];
+  let lastSent: Message[] = history;
+  for (const ex of script) {
+    if (requestTokens(request(history)).total >= fraction * LONG_WINDOW && history.length > 3) {
+      acc.send(summaryRequest(lastSent), { summary: true });
+      const old = history.slice(0, -2);
+      history = [{ role: 'user', content: [{ type: 'text', text: summaryMessageText(await summaryOf(old), old.length) }] }, ...history.slice(-2)];
+    }
+    acc.send(request(history));
+    lastSent = history;
+    history = [...history, ...ex];
+  }
+  return acc.s;
+}
+
+/** Our pipeline with its defaults and a 100k window; its auto-compact summary calls are billed too. */
+export async function runOurs(script: Message[][], name = 'ours (pipeline defaults)', settings: ContextSettingsInput = {}): Promise<LongStats & { fired: Record<string, number> }> {
+  const acc = new Account(name);
+  const fired: Record<string, number> = {};
+  let truth: Message[] = [FIRST];
+  let state: ContextState = emptyContextState();
+  let lastSent: Message[] = truth;
+  let now = 0;
+  const summarize: Summarize = async (messages, signal, info) => {
+    acc.send(summaryRequest(lastSent), { summary: true });
+    return deterministicSummarizer(messages, signal, info);
+  };
+  for (const ex of script) {
+    now += 20_000;
+    const gen = prepareContext({ messages: truth, system, tools, model: MODEL, state, settings: { ...settings, windowTokens: LONG_WINDOW }, summarize, now });
+    let step = await gen.next();
+    while (!step.done) {
+      const e = step.value;
+      if (e.type === 'compaction.layer' && e.fired) {
+        const n = e.layer === 'collapse' ? e.changes.filter((c) => c.kind === 'range_collapsed' && c.isNew).length : 1;
+        if (n > 0) fired[e.layer] = (fired[e.layer] ?? 0) + n;
+      }
+      step = await gen.next();
+    }
+    const result = step.value;
+    const req: ModelRequest = { model: MODEL, max_tokens: 4096, ...result.request };
+    const usage = acc.send(req) ?? { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    state = recordCacheUsage(result.nextState, usage).state;
+    lastSent = req.messages;
+    truth = [...(result.committed ?? truth), ...ex];
+  }
+  return { ...acc.s, fired };
+}
+
+const pad = (v: string | number, n: number) => String(v).padStart(n);
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+export async function longSessionRows() {
+  const { exchanges, outputChars } = longSessionScript();
+  const ours = await runOurs(exchanges);
+  const rows: (LongStats & { fired?: Record<string, number> })[] = [runNever(exchanges), await runOnRejection(exchanges), await runThreshold(exchanges), ours];
+  return { rows, outputChars, turns: exchanges.length };
+}
+
+async function main() {
+  const { rows, outputChars, turns } = await longSessionRows();
+  console.log(`Long session: ${turns} turns, ${(outputChars / 1e6).toFixed(2)} MB of tool output, window ${LONG_WINDOW.toLocaleString('en-US')} tokens\n`);
+  const ours = costOf(rows[rows.length - 1]!);
+  console.log(`${'strategy'.padEnd(34)} ${pad('cost-wtd input', 15)} ${pad('× ours', 7)} ${pad('prefix reuse', 13)} ${pad('cache read', 11)} ${pad('peak ctx', 9)} ${pad('rejected', 9)} ${pad('summaries', 10)}  layers fired`);
+  for (const s of rows) {
+    const fired = s.fired ? Object.entries(s.fired).map(([k, v]) => `${k} ${v}`).join(', ') : '';
+    console.log(
+      `${s.name.padEnd(34)} ${pad(Math.round(costOf(s)).toLocaleString('en-US'), 15)} ${pad((costOf(s) / ours).toFixed(2), 7)} ${pad(pct(s.shared / Math.max(1, s.sent)), 13)} ${pad(pct(s.read / Math.max(1, s.read + s.creation + s.uncached)), 11)} ${pad(s.peak, 9)} ${pad(s.rejected, 9)} ${pad(s.summaries, 10)}  ${fired}`,
+    );
+  }
+  console.log('\ncost-wtd input = uncached + 1.25 × cache writes + 0.1 × cache reads (summary calls included);');
+  console.log('"never compact" stops being billed once its prompts are rejected: its cost is not comparable.');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void main();

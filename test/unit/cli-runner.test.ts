@@ -1,0 +1,189 @@
+/**
+ * The headless runner as people use it: the bundled `dist-cli/harness.mjs` spawned as a real
+ * process on tmp folders, against the fake Anthropic server on loopback. Output formats, `--dir`,
+ * `--write-back`, error wording for the context, exit codes.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
+import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
+// @ts-expect-error a plain .mjs build script without types
+import { buildCli, CLI_BUNDLE } from '../../scripts/build-cli.mjs';
+
+type Ran = { code: number | null; stdout: string; stderr: string };
+
+function runCli(args: string[], env: Record<string, string> = {}, cwd = process.cwd()): Promise<Ran> {
+  return new Promise((resolve) => {
+    const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...base } = process.env;
+    const child = spawn(process.execPath, [CLI_BUNDLE as string, ...args], { cwd, env: { ...base, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const KEY = 'sk-ant-test-cli-0123456789';
+let server: FakeAnthropicServer;
+const env = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+
+const editTurns = (): ScriptedTurn[] => [
+  {
+    content: [
+      { type: 'text', text: 'Let me look and make the change.' },
+      { type: 'tool_use', name: 'bash', input: { command: 'ls -a && cat a.txt && echo edited > a.txt && echo new > b.txt && rm gone.txt' } },
+    ],
+  },
+  { content: [{ type: 'text', text: 'Done: a.txt edited, b.txt added, gone.txt removed.' }] },
+];
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hp-cli-'));
+  writeFileSync(join(dir, 'a.txt'), 'original\n');
+  writeFileSync(join(dir, 'gone.txt'), 'bye\n');
+  writeFileSync(join(dir, 'CLAUDE.md'), '# Project notes\nAlways use tabs.\n');
+  mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true });
+  writeFileSync(join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+  mkdirSync(join(dir, '.git'));
+  writeFileSync(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(join(dir, 'big.log'), 'x'.repeat(1_200_000));
+  mkdirSync(join(dir, '.claude'));
+  writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'], defaultMode: 'acceptEdits' } }));
+  return dir;
+}
+
+beforeAll(async () => {
+  await buildCli({ quiet: true });
+  server = await startFakeAnthropicServer({ turns: [], requireApiKey: KEY });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('headless runner: formats and exit codes', () => {
+  it('--help reads well and exits 0', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const s of ['--dir PATH', '--write-back', '--output-format', 'Exit codes', 'ANTHROPIC_API_KEY', 'fix-a-bug']) expect(r.stdout).toContain(s);
+  });
+
+  it('a bad command line exits 2 with a sentence saying what to change', async () => {
+    const r = await runCli(['--output-format', 'xml', 'fix-a-bug']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--output-format is one of text, json, stream-json/);
+    expect((await runCli(['--dir', '.'])).stderr).toMatch(/--dir needs a task: add -p/);
+  });
+
+  it('text (default): only the answer on stdout; tool calls and permission decisions on stderr', async () => {
+    const r = await runCli(['fix-a-bug']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toMatch(/^Fixed:/);
+    expect(r.stderr).toMatch(/^▸ bash bash test\.sh$/m);
+    expect(r.stderr).toMatch(/^ {2}allowed bash \(rules:/m);
+  });
+
+  it('json: one result object with usage, turns, reason and cost', async () => {
+    const r = await runCli(['fix-a-bug', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(o).toMatchObject({ type: 'result', subtype: 'success', is_error: false, scenario: 'fix-a-bug' });
+    expect(o.num_turns).toBeGreaterThan(1);
+    expect(o.usage.output_tokens).toBeGreaterThan(0);
+    expect(o.cost.weighted_input_tokens).toBeGreaterThan(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it('stream-json: every event as a JSON line, then the result', async () => {
+    const r = await runCli(['fix-a-bug', '--output-format', 'stream-json']);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0].type).toBe('run.start');
+    expect(lines.some((l) => l.type === 'tool.result')).toBe(true);
+    expect(lines.at(-2).type).toBe('run.end');
+    expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
+  });
+
+  it('runs a v1 lesson file by path (migrated), and a broken file exits 2 naming the field', async () => {
+    const r = await runCli(['src/scenarios/library/lesson-follow-ups.json', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'success', scenario: 'lesson-follow-ups' });
+    const bad = join(mkdtempSync(join(tmpdir(), 'hp-bad-')), 'bad.json');
+    writeFileSync(bad, JSON.stringify({ version: 1, id: 'x', title: 'x', prompts: [] }));
+    const b = await runCli([bad]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/is not a valid scenario/);
+  });
+});
+
+describe('headless runner: --dir and --write-back', () => {
+  it('runs on a folder: its files become the sandbox (node_modules, .git, big files skipped with a note), CLAUDE.md is read, the folder is untouched', async () => {
+    const dir = project();
+    server.setTurns(editTurns());
+    const before = server.requests.length;
+    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust'], env());
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('Done: a.txt edited, b.txt added, gone.txt removed.');
+    expect(r.stderr).toMatch(/note: skipped node_modules\//);
+    expect(r.stderr).toMatch(/note: skipped \.git\//);
+    expect(r.stderr).toMatch(/note: skipped big\.log \(1,200,000 bytes/);
+    const posts = server.requests.slice(before).filter((q) => q.method === 'POST');
+    const first = JSON.stringify(posts[0]!.body);
+    expect(first).toContain('Always use tabs.');
+    const msgs = (posts[1]!.body as { messages: { content: { type: string; content?: string }[] }[] }).messages;
+    const ls = msgs.at(-1)!.content.find((b) => b.type === 'tool_result')!.content!;
+    expect(ls.split('\n')).toEqual(['.', '..', '.claude', 'CLAUDE.md', 'a.txt', 'gone.txt', 'original']);
+    // Without --write-back nothing on disk changed.
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
+    expect(existsSync(join(dir, 'b.txt'))).toBe(false);
+    expect(existsSync(join(dir, 'gone.txt'))).toBe(true);
+  });
+
+  it('--write-back writes changed and new files and removes deleted ones; skipped files are never touched', async () => {
+    const dir = project();
+    server.setTurns(editTurns());
+    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust', '--write-back', '--output-format', 'json'], env());
+    expect(r.code).toBe(0);
+    const o = JSON.parse(r.stdout);
+    expect(o.write_back).toEqual({ written: ['a.txt', 'b.txt'], deleted: ['gone.txt'] });
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('edited\n');
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('new\n');
+    expect(existsSync(join(dir, 'gone.txt'))).toBe(false);
+    expect(readFileSync(join(dir, 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('module.exports = 1;\n');
+    expect(readFileSync(join(dir, 'big.log'), 'utf8')).toHaveLength(1_200_000);
+  });
+
+  it('untrusted, the folder’s allow rules do not apply: the command is denied and the model is told', async () => {
+    const dir = project();
+    server.setTurns(editTurns());
+    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--write-back'], env());
+    expect(r.stderr).toMatch(/^ {2}denied bash/m);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
+  });
+
+  it('a folder settings file that does not parse exits 2 naming the line', async () => {
+    const dir = project();
+    writeFileSync(join(dir, '.claude', 'settings.local.json'), '{\n  "permissions": {,\n}');
+    const r = await runCli(['--dir', dir, '-p', 'x'], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/settings\.local\.json is not valid settings:\n {2}line 2/);
+  });
+
+  it('errors are worded for the command line: no key, or a rejected key, names ANTHROPIC_API_KEY', async () => {
+    const dir = project();
+    const none = await runCli(['--dir', dir, '-p', 'x']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/needs ANTHROPIC_API_KEY/);
+    server.setTurns(editTurns());
+    const wrong = await runCli(['--dir', dir, '-p', 'x', '--output-format', 'json'], { ANTHROPIC_API_KEY: 'sk-ant-wrong-key-0000', ANTHROPIC_BASE_URL: server.url });
+    expect(wrong.code).toBe(1);
+    const o = JSON.parse(wrong.stdout);
+    expect(o).toMatchObject({ subtype: 'model_error', is_error: true, error: { kind: 'authentication' } });
+    expect(o.error.message).toMatch(/Check ANTHROPIC_API_KEY in the environment/);
+    expect(o.error.message).not.toMatch(/Settings/);
+    expect(wrong.stdout).not.toContain('sk-ant-wrong-key-0000');
+  });
+});
