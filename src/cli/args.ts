@@ -149,8 +149,8 @@ Options
   --model ID                model id for a live run (default claude-sonnet-5-5)
   --max-turns N             stop after N model calls
   --steer-file PATH         queue messages as if typed while the agent works: one per line,
-                            each delivered at the next safe point (`@N text` pins a line to
-                            model call N; `#` lines are comments)
+                            each delivered at the next safe point ("@N text" pins a line to
+                            model call N; "#" lines are comments)
   --trust                   let the scenario's or folder's hooks, allow rules and modes apply
                             (untrusted: deny and ask rules apply; anything that asks is denied)
   --quiet                   one line per scenario (with --all)

@@ -196,7 +196,11 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     let failed = 0;
     let aborted = false;
     for (const plan of list) {
-      const r = await runOne(plan, args, out, controller.signal, steers);
+      // One signal per run: listeners a run leaves on it (tools, hooks, sleeps) go with the run.
+      const run = new AbortController();
+      const relay = () => run.abort();
+      controller.signal.addEventListener('abort', relay, { once: true });
+      const r = await runOne(plan, args, out, run.signal, steers).finally(() => controller.signal.removeEventListener('abort', relay));
       if (r.reason === 'aborted') aborted = true;
       if (r.reason !== 'completed') failed++;
       if (aborted) break;
