@@ -370,8 +370,9 @@ export class RunController {
       return false;
     }
     if (!this.jsRunner) {
-      const { createWorkerJsHookRunner } = await import('../../hooks-runtime/worker-runner.ts');
-      this.jsRunner = createWorkerJsHookRunner();
+      // JS hooks run in the opaque-origin user-code sandbox, never with the app's own origin.
+      const { createFrameJsHookRunner } = await import('../../hooks-runtime/frame-runner.ts');
+      this.jsRunner = createFrameJsHookRunner();
     }
     const abort = new AbortController();
     const { input, deps } = await prepareRun({
