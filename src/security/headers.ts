@@ -22,7 +22,8 @@ export const BROAD_CONNECT_SRC = "'self' https: http://localhost:* http://127.0.
  *   one inline script of the user-code frame, by hash. No 'unsafe-inline', no 'unsafe-eval'.
  * - worker-src: our own module workers (just-bash, Monaco) and the user-code frame's blob: workers.
  * - style-src 'unsafe-inline': Svelte and Monaco set style attributes and insert style elements.
- * - frame-src 'self': the user-code frame is an about:srcdoc child; nothing else is framed.
+ * - frame-src: the user-code frame is an about:srcdoc child ('self'); WebContainer boots in an
+ *   iframe from stackblitz.com (the `auto` sandbox tries it first).
  */
 export function contentSecurityPolicy(frameScriptHash: string): string {
   return [
@@ -33,7 +34,7 @@ export function contentSecurityPolicy(frameScriptHash: string): string {
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src ${BROAD_CONNECT_SRC}`,
-    "frame-src 'self'",
+    "frame-src 'self' https://stackblitz.com",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

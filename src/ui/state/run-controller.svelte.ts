@@ -22,6 +22,7 @@ import { captionOf, stageOf, type StageNode } from './stage.ts';
 import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
 import { browserMemoryStore } from '../memory/browser-store.ts';
 import { deriveUsage } from './usage.ts';
+import { lockConnectTo } from '../../security/connect-lock.svelte.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
 
@@ -333,6 +334,8 @@ export class RunController {
   }
 
   private async bareLiveClient(): Promise<ModelClient> {
+    // Before the first call leaves: connect-src narrows to this endpoint (src/security/connect-lock.svelte.ts).
+    lockConnectTo(this.settings.baseURL.trim());
     const { createAnthropicClient } = await import('../../model/anthropic/client.ts');
     return createAnthropicClient({
       apiKey: this.settings.apiKey.trim(),
