@@ -24,6 +24,10 @@ const MARKER = 'hp-attack-marker-7f3a';
 async function trustAndRun(page: Page, path: string) {
   await openAt(page, path);
   await page.getByTestId('trust-dialog').waitFor();
+  // The dialog says plainly what trusted code can and cannot reach.
+  const reach = (await page.getByTestId('trust-reach').textContent()) ?? '';
+  expect(reach).toMatch(/can reach.*sandbox's files/i);
+  expect(reach).toMatch(/cannot reach.*storage.*API key.*network/is);
   await page.getByTestId('btn-trust').click();
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
@@ -97,4 +101,20 @@ test('a busy loop in a JS hook does not freeze the page and is stopped at its ti
   // The spinning worker is gone, not left burning a core (Chromium ends a terminated busy worker
   // within a second or two).
   await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length, { timeout: 15_000 }).toBe(0);
+});
+
+test('in the sandbox, hook code that does not parse is reported as not compiling', async ({ page }) => {
+  // Code that does not parse fails the sandbox worker's load: reported as not compiling, exit 1.
+  const broken = await trustAndRun(page, linkPath(jsHookScenario('does-not-compile', 'return (')));
+  expect(await broken.getAttribute('data-exit-code')).toBe('1');
+  await broken.click();
+  expect(await page.getByTestId('hook-stderr').textContent()).toMatch(/^The hook's code does not compile: SyntaxError/);
+});
+
+test('in the sandbox, a returned object is JSON stdout and console.error goes to stderr', async ({ page }) => {
+  const ok = await trustAndRun(page, linkPath(jsHookScenario('answers', 'console.error("careful"); return { additionalContext: input.hook_event_name }')));
+  expect(await ok.getAttribute('data-exit-code')).toBe('0');
+  await ok.click();
+  expect(await page.getByTestId('hook-stdout').textContent()).toBe('{"additionalContext":"SessionStart"}');
+  expect(await page.getByTestId('hook-stderr').textContent()).toBe('careful\n');
 });
