@@ -17,6 +17,7 @@ import type { UserCodeJob, UserCodeListener, UserCodeRuntime } from './types.ts'
 const BOOT_TIMEOUT_MS = 15_000;
 
 async function scriptHash(text: string): Promise<string> {
+  if (!globalThis.crypto?.subtle) throw new Error('the user-code sandbox needs a secure context: open the app over https or on localhost');
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   let bin = '';
   for (const b of new Uint8Array(digest)) bin += String.fromCharCode(b);

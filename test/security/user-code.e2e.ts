@@ -118,3 +118,14 @@ test('in the sandbox, a returned object is JSON stdout and console.error goes to
   expect(await page.getByTestId('hook-stdout').textContent()).toBe('{"additionalContext":"SessionStart"}');
   expect(await page.getByTestId('hook-stderr').textContent()).toBe('careful\n');
 });
+
+test('Stop ends a run whose JS hook is spinning, and the spinning worker with it', async ({ page }) => {
+  await openAt(page, linkPath(jsHookScenario('busy-until-stopped', 'for (;;) {}', 600)));
+  await page.getByTestId('trust-dialog').waitFor();
+  await page.getByTestId('btn-trust').click();
+  await page.getByTestId('btn-run').click();
+  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length, { timeout: 15_000 }).toBe(1);
+  await page.getByTestId('btn-stop').click();
+  await waitForStatus(page, 'aborted');
+  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length, { timeout: 15_000 }).toBe(0);
+});
