@@ -107,7 +107,14 @@ export function createFrameRuntime(doc: Document = document): UserCodeRuntime {
       const current = frame;
       current.ready.then(
         (win) => {
-          if (jobs.has(id)) post(win, { channel: CHANNEL, id, kind: 'run', payload: { source: job.source, data: job.data } });
+          if (!jobs.has(id)) return;
+          try {
+            post(win, { channel: CHANNEL, id, kind: 'run', payload: { source: job.source, data: job.data } });
+          } catch (e) {
+            // e.g. a DataCloneError: data that cannot be copied into the sandbox.
+            drop(id);
+            on.error(`the job could not be sent to the sandbox: ${e instanceof Error ? e.message : String(e)}`);
+          }
         },
         (e: Error) => {
           // A frame that never started is replaced on the next job.
