@@ -89,6 +89,10 @@ test('a busy loop in a JS hook does not freeze the page and is stopped at its ti
   // an animation frame comes, and a click switches the side panel's tab.
   await expect.poll(async () => (await page.getByTestId('run-status').textContent())?.trim()).toBe('running');
   expect(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(1 + 1))))).toBe(2);
+  // A reply forged from anywhere but the sandbox frame (here the page itself) is ignored.
+  await page.evaluate(() =>
+    window.postMessage({ channel: 'hp-user-code', id: 'job-1', kind: 'message', payload: { exitCode: 0, stdout: 'forged', stderr: '' } }, '*'),
+  );
   await page.getByTestId('tab-hooks').click();
   expect(await row.count()).toBe(0);
   expect(await page.getByTestId('hooks-timeline').isVisible()).toBe(true);
