@@ -1,13 +1,12 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
+import { frameScriptHash } from './src/security/frame-hash-node.ts';
+import { securityHeaders } from './src/security/headers.ts';
 
-// WebContainer needs cross-origin isolation; both servers send the same headers so dev and
-// preview behave alike.
-const isolationHeaders = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
+// One definition (src/security/headers.ts) for dev, preview and public/_headers (static hosts):
+// cross-origin isolation for WebContainer, the CSP and the hardening headers.
+const isolationHeaders = securityHeaders(frameScriptHash());
 
 export default defineConfig({
   plugins: [svelte()],

@@ -1,7 +1,7 @@
 /**
  * `JsHookRunner` for Node (unit tests, headless runs): one `node:worker_threads` Worker per run,
  * `terminate()`d on timeout or abort, so even `while (true) {}` stops. Symmetric with
- * `worker-runner.ts` (the browser's).
+ * `frame-runner.ts` (the browser's, which runs in the opaque-origin sandbox of `src/user-code/`).
  *
  * The worker is started from source text (`eval: true`) built from `runHookBody.toString()`, so
  * it needs no compiled file and works the same under tsx, Vitest and a bundle.

@@ -7,8 +7,12 @@
  * text (`runHookBody.toString()`), so it must not reference anything outside its own body — no
  * imports, no module-level helpers. Timeouts are not handled here: the runner terminates the
  * worker, which stops even a busy loop.
+ *
+ * `code` is the hook's body as text (compiled here with the AsyncFunction constructor), or that
+ * body already compiled: the browser's sandbox forbids eval, so there the body is part of the
+ * worker's own script (`hook-worker-source.ts`) and arrives as a function.
  */
-export async function runHookBody(code: string, input: unknown): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+export async function runHookBody(code: string | ((input: unknown) => Promise<unknown>), input: unknown): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const show = (v: unknown): string => {
@@ -28,8 +32,11 @@ export async function runHookBody(code: string, input: unknown): Promise<{ exitC
 
   let fn: (input: unknown) => Promise<unknown>;
   try {
-    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (arg: string, body: string) => typeof fn;
-    fn = new AsyncFunction('input', code);
+    if (typeof code === 'function') fn = code;
+    else {
+      const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (arg: string, body: string) => typeof fn;
+      fn = new AsyncFunction('input', code);
+    }
   } catch (e) {
     return { exitCode: 1, stdout: '', stderr: `The hook's code does not compile: ${errorText(e)}\n` };
   }

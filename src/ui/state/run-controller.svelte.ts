@@ -25,6 +25,7 @@ import { deriveUsage } from './usage.ts';
 import { SteeringBox } from './steering.svelte.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
 import { ALL_AGENT_FEATURES } from '../../scenarios/prepare-agents.ts';
+import { lockConnectTo } from '../../security/connect-lock.svelte.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
 
@@ -347,6 +348,8 @@ export class RunController {
   }
 
   private async bareLiveClient(): Promise<ModelClient> {
+    // Before the first call leaves: connect-src narrows to this endpoint (src/security/connect-lock.svelte.ts).
+    lockConnectTo(this.settings.baseURL.trim());
     const { createAnthropicClient } = await import('../../model/anthropic/client.ts');
     return createAnthropicClient({
       apiKey: this.settings.apiKey.trim(),
@@ -384,8 +387,9 @@ export class RunController {
       return false;
     }
     if (!this.jsRunner) {
-      const { createWorkerJsHookRunner } = await import('../../hooks-runtime/worker-runner.ts');
-      this.jsRunner = createWorkerJsHookRunner();
+      // JS hooks run in the opaque-origin user-code sandbox, never with the app's own origin.
+      const { createFrameJsHookRunner } = await import('../../hooks-runtime/frame-runner.ts');
+      this.jsRunner = createFrameJsHookRunner();
     }
     const abort = new AbortController();
     const { input, deps } = await prepareRun({

@@ -3,6 +3,8 @@
  * "remember key" is ticked, and removed from it the moment the box is cleared. It is never
  * logged and never put into a trace, scenario or export.
  */
+import { connectLockProblem, lockConnectTo } from '../../security/connect-lock.svelte.ts';
+
 export type ModelMode = 'scripted' | 'anthropic';
 
 const KEY_STORE = 'hp.apiKey';
@@ -33,6 +35,8 @@ export class ModelSettings {
     if (prefs.mode === 'anthropic' || prefs.mode === 'scripted') this.mode = prefs.mode;
     if (prefs.baseURL) this.baseURL = prefs.baseURL;
     if (prefs.modelId) this.modelId = prefs.modelId;
+    // A page that starts in live mode narrows connect-src to its model endpoint at once.
+    if (this.live) lockConnectTo(this.baseURL);
     const stored = localStorage.getItem(KEY_STORE);
     if (stored) {
       this.apiKey = stored;
@@ -58,6 +62,8 @@ export class ModelSettings {
     if (!URL.canParse(this.baseURL.trim())) {
       return `Base URL "${this.baseURL}" is not a URL: fix it in Settings (default ${DEFAULT_BASE_URL}).`;
     }
+    const locked = connectLockProblem(this.baseURL);
+    if (locked) return locked;
     if (!this.modelId.trim()) return 'No model id: set one in Settings (e.g. claude-sonnet-5-5).';
     return null;
   }
