@@ -294,7 +294,7 @@ type EventBody =
       problems: string[];
     }
   // agents: skills, task graph, background jobs, steering (see src/harness/agents/README.md)
-  | AgentEventBody;
+  | AgentEventBody<ExitReason>;
 
 /** One CLAUDE.md (or imported) file in the memory text. */
 export type MemoryFileInfo = { path: string; importedFrom?: string; tokens: number };

@@ -3,9 +3,8 @@
  * every event: the session log stores them and the skills panel and task board are built from them.
  */
 import type { Task } from './tasks/graph.ts';
-import type { JobStatus } from './background/jobs.ts';
+import type { JobStatus } from './background/job-status.ts';
 import type { SkillOrigin, SkillProblem } from './skills/skill-file.ts';
-import type { ExitReason } from '../trace.ts';
 
 /** What the model sees of one skill before loading it (its line in the `skill` tool's description). */
 export type SkillListing = {
@@ -21,7 +20,11 @@ export type SkillListing = {
   files: string[];
 };
 
-export type AgentEventBody =
+/**
+ * `R` is the loop's exit reason (`ExitReason` in `trace.ts`), passed in rather than imported so that
+ * this file and the union that includes it do not import each other.
+ */
+export type AgentEventBody<R extends string = string> =
   | {
       /** The skills of this run, once at its start: only these descriptions are in the prompt. */
       type: 'skills.available';
@@ -72,7 +75,7 @@ export type AgentEventBody =
        * were stopped with it, so no job outlives its run. `ms` is how long each had run.
        */
       type: 'background.stopped';
-      reason: ExitReason;
+      reason: R;
       jobs: { id: string; command: string; ms: number }[];
     }
   | {

@@ -10,7 +10,9 @@
  */
 import type { Clock, ExecResult, Sandbox } from '../../ports.ts';
 
-export type JobStatus = 'running' | 'completed' | 'failed' | 'killed';
+import type { JobStatus } from './job-status.ts';
+
+export type { JobStatus };
 
 export type BackgroundJob = {
   /** `bash_1`, `bash_2`, … in start order (stable across replays of a script). */
