@@ -269,7 +269,19 @@ export type MemoryEntry = {
   createdAt: number;
   updatedAt: number;
   tags?: string[];
+  /** Where the fact came from; absent on memories stored before origins existed ("user (legacy)"). */
+  origin?: MemoryOrigin;
 };
+
+/**
+ * Where a memory came from. `user`: the person wrote it (the memory panel, or a prompt they
+ * typed; `sessionId` when it was said in a run). `document`: a trusted scenario's own prompt said
+ * it — such a memory is the document's and is injected only into runs of that same document
+ * (`hash`, its trust key). Memories from untrusted documents are never saved at all.
+ */
+export type MemoryOrigin =
+  | { kind: 'user'; sessionId?: string }
+  | { kind: 'document'; scenarioId: string; hash: string; title?: string; sessionId?: string };
 
 export type MemoryStoreErrorCode =
   /** The entry given to `put` is not a valid entry (empty id or content, unknown source). */

@@ -7,6 +7,7 @@ import type { MemoryStore } from '../ports.ts';
 import type { MemoryProblem } from '../trace.ts';
 import { discoverClaudeMd, type ClaudeMdOptions, type MemoryFsReader } from './claude-md.ts';
 import { selectMemories, type MemorySelection } from './select.ts';
+import { injectableInto } from './origin.ts';
 
 export type PrepareMemoryOptions = {
   /** The sandbox's fs (after it has been seeded). */
@@ -19,6 +20,11 @@ export type PrepareMemoryOptions = {
   tokenCap?: number;
   maxEntries?: number;
   claudeMd?: ClaudeMdOptions;
+  /**
+   * Trust key of the document this run comes from. A document's own memories go only into runs
+   * of that same document; without one, no document's memories do (see `origin.ts`).
+   */
+  documentHash?: string;
 };
 
 export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemorySelection> {
@@ -32,8 +38,10 @@ export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemoryS
       problems.push({ kind: 'store', message: `memories were not read: ${err instanceof Error ? err.message : String(err)}` });
     }
   }
+  const otherDocument = entries.filter((e) => !injectableInto(e, opts.documentHash));
   return selectMemories({
-    entries,
+    entries: entries.filter((e) => injectableInto(e, opts.documentHash)),
+    excluded: otherDocument,
     prompt: opts.prompt,
     now: opts.now,
     claudeMd,

@@ -21,6 +21,7 @@ import type { ModelSettings } from './settings.svelte.ts';
 import { captionOf, stageOf, type StageNode } from './stage.ts';
 import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
 import { browserMemoryStore } from '../memory/browser-store.ts';
+import { memoryContext } from './run-memory.ts';
 import { deriveUsage } from './usage.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
@@ -95,6 +96,10 @@ export class RunController {
   filesAt: ((count: number) => Promise<FilesAt>) | null = null;
   /** Told at the start of every reset (the session manager ends the current session). */
   onReset: (() => void) | null = null;
+  /** The whole document the scenario came from (a v1 scenario: every prompt, lessons): trust and memory origins key to it. */
+  private document: unknown = null;
+  /** The id of the session being recorded, if any; set by the session manager (memory origins). */
+  sessionIdOf: (() => string | undefined) | null = null;
   /** SessionStart source of the next run, once: a resumed or forked session. */
   private nextSessionStart: 'resume' | 'fork' | null = null;
 
@@ -162,10 +167,12 @@ export class RunController {
     private readonly settings: ModelSettings,
     trustStore: TrustStore,
     origin: ScenarioOrigin = 'builtin',
+    document?: unknown,
   ) {
     this.scenario = scenario;
+    this.document = document ?? scenario;
     this.trust = new TrustGate(trustStore);
-    void this.trust.evaluate(scenario, origin);
+    void this.trust.evaluate(scenario, origin, this.document);
     this.bootSandbox();
   }
 
@@ -250,7 +257,7 @@ export class RunController {
    * Throw the run and its sandbox away and start fresh (optionally with another scenario, which
    * goes through the trust gate unless it is a built-in). Session grants end with the conversation.
    */
-  async reset(scenario?: Scenario, opts: { origin?: ScenarioOrigin; keepTrust?: boolean } = {}): Promise<void> {
+  async reset(scenario?: Scenario, opts: { origin?: ScenarioOrigin; keepTrust?: boolean; document?: unknown } = {}): Promise<void> {
     this.onReset?.();
     this.epoch++;
     this.abort?.abort();
@@ -262,7 +269,8 @@ export class RunController {
     this.lastModel = null;
     this.grants.clear();
     this.grantedRules = [];
-    if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin');
+    if (scenario) this.document = opts.document ?? scenario;
+    if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
     this.gen = null;
@@ -393,6 +401,7 @@ export class RunController {
       sessionGrants: this.grants,
       jsRunner: this.jsRunner,
       memoryStore: browserMemoryStore(),
+      ...memoryContext(this.scenario, this.document, this.trust.documentHash, opts.prompt, this.sessionIdOf),
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
