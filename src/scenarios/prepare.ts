@@ -78,6 +78,11 @@ export type PrepareOptions = {
   document?: RunDocument;
   /** The session saved memories name (asked at save time); default `sessionId`. */
   memorySessionId?: () => string | undefined;
+  /**
+   * `drop`: leave out what an untrusted document would add to the request — its system prompt
+   * (the default one is used) and its CLAUDE.md files (not injected). See `live-context.ts`.
+   */
+  documentContext?: 'use' | 'drop';
   /** Who wrote this run's prompt; default `document` when `prompt` is not given, else `user`. */
   promptFrom?: 'user' | 'document';
   /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
@@ -133,6 +138,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
           now: clock.now(),
           ...(opts.memoryStore ? { store: opts.memoryStore } : {}),
           ...(document ? { documentHash: document.hash } : {}),
+          ...(opts.documentContext === 'drop' ? { skipClaudeMd: true } : {}),
         })
       : undefined;
 
@@ -143,7 +149,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       history.length > 0 && history[history.length - 1]!.role === 'user'
         ? withUserContent(history, [{ type: 'text', text: opts.prompt ?? scenario.prompt }])
         : [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
-    system: scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT,
+    system: opts.documentContext === 'drop' ? DEFAULT_SYSTEM_PROMPT : (scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT),
     tools: builtinTools(),
     model: modelId,
     maxTokens: scenario.settings.maxTokens,

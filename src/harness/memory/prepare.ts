@@ -25,10 +25,12 @@ export type PrepareMemoryOptions = {
    * of that same document; without one, no document's memories do (see `origin.ts`).
    */
   documentHash?: string;
+  /** Leave the CLAUDE.md files out (an untrusted document's, in a live run the user chose to run without them). */
+  skipClaudeMd?: boolean;
 };
 
 export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemorySelection> {
-  const claudeMd = await discoverClaudeMd(opts.fs, opts.cwd, opts.claudeMd);
+  const claudeMd = opts.skipClaudeMd ? { text: '', files: [], problems: [] } : await discoverClaudeMd(opts.fs, opts.cwd, opts.claudeMd);
   const problems: MemoryProblem[] = [];
   let entries: Awaited<ReturnType<MemoryStore['list']>> = [];
   if (opts.store) {

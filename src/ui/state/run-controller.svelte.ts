@@ -22,6 +22,7 @@ import { captionOf, stageOf, type StageNode } from './stage.ts';
 import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
 import { browserMemoryStore } from '../memory/browser-store.ts';
 import { memoryContext } from './run-memory.ts';
+import { documentLiveContext, mustConfirmLiveContext, type DocumentLiveContext } from '../../scenarios/live-context.ts';
 import { deriveUsage } from './usage.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
@@ -96,6 +97,14 @@ export class RunController {
   filesAt: ((count: number) => Promise<FilesAt>) | null = null;
   /** Told at the start of every reset (the session manager ends the current session). */
   onReset: (() => void) | null = null;
+  /**
+   * An untrusted document brings a system prompt or CLAUDE.md into a live run: the question the
+   * page shows before anything is sent with the user's key (`live-context.ts`). `pending` is the
+   * run that waits for the answer.
+   */
+  liveContext = $state.raw<{ brings: DocumentLiveContext; pending: StartOptions; mode: DriveMode } | null>(null);
+  /** The answer for this document, until Reset: use what it brings, or drop it. */
+  private liveContextAnswer: 'use' | 'drop' | null = null;
   /** The whole document the scenario came from (a v1 scenario: every prompt, lessons): trust and memory origins key to it. */
   private document: unknown = null;
   /** The id of the session being recorded, if any; set by the session manager (memory origins). */
@@ -193,6 +202,17 @@ export class RunController {
     if (trust && (this.events.length > 0 || this.busy)) await this.reset(undefined, { keepTrust: true });
   }
 
+  /** The user's answer to `liveContext`: send what the document brings, run without it, or not run. */
+  async answerLiveContext(choice: 'use' | 'drop' | 'cancel'): Promise<void> {
+    const q = this.liveContext;
+    if (!q) return;
+    this.liveContext = null;
+    this.notice = null;
+    if (choice === 'cancel') return;
+    this.liveContextAnswer = choice;
+    await this.drive(q.mode === 'step' ? 'step' : 'run', q.pending);
+  }
+
   /** Pull exactly one event. Starts the run first when there is none. */
   step(): Promise<void> {
     // Stepped back: step forward through what is already in the log before pulling anything new.
@@ -267,6 +287,8 @@ export class RunController {
     this.cursor = null;
     this.takenOver = false;
     this.lastModel = null;
+    this.liveContext = null;
+    this.liveContextAnswer = null;
     this.grants.clear();
     this.grantedRules = [];
     if (scenario) this.document = opts.document ?? scenario;
@@ -377,6 +399,12 @@ export class RunController {
       this.notice = 'Answer the trust question first: nothing from this scenario runs before you do.';
       return false;
     }
+    const brings = documentLiveContext(this.scenario);
+    if (mustConfirmLiveContext({ live, trusted: this.trust.trusted, outside: this.trust.status !== 'builtin', brings, answered: this.liveContextAnswer !== null })) {
+      this.liveContext = { brings: brings!, pending: opts, mode: this.mode };
+      this.notice = 'This untrusted scenario would add its own system prompt or CLAUDE.md to what is sent with your key: choose below whether to send them.';
+      return false;
+    }
     if (!this.jsRunner) {
       const { createWorkerJsHookRunner } = await import('../../hooks-runtime/worker-runner.ts');
       this.jsRunner = createWorkerJsHookRunner();
@@ -405,6 +433,7 @@ export class RunController {
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
+      ...(live && this.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
     });
     if (epoch !== this.epoch) return false;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';
