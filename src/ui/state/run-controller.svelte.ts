@@ -402,7 +402,7 @@ export class RunController {
     const brings = documentLiveContext(this.scenario);
     if (mustConfirmLiveContext({ live, trusted: this.trust.trusted, outside: this.trust.status !== 'builtin', brings, answered: this.liveContextAnswer !== null })) {
       this.liveContext = { brings: brings!, pending: opts, mode: this.mode };
-      this.notice = 'This untrusted scenario would add its own system prompt or CLAUDE.md to what is sent with your key: choose below whether to send them.';
+      this.notice = 'This untrusted scenario would add its own system prompt or CLAUDE.md to what is sent with your key: choose at the top of the page whether to send them.';
       return false;
     }
     if (!this.jsRunner) {
