@@ -47,3 +47,13 @@ export type SandboxKind = 'just-bash' | 'webcontainer';
  * `project_file` — a `# memory:` line in a CLAUDE.md-style note.
  */
 export type MemorySource = 'extracted' | 'explicit' | 'project_file';
+
+/**
+ * Where a memory came from. `user`: the person wrote it (the memory panel, or a prompt they
+ * typed; `sessionId` when it was said in a run). `document`: a trusted scenario's own prompt said
+ * it — such a memory is the document's and is injected only into runs of that same document
+ * (`hash`, its trust key). Memories from untrusted documents are never saved at all.
+ */
+export type MemoryOrigin =
+  | { kind: 'user'; sessionId?: string }
+  | { kind: 'document'; scenarioId: string; hash: string; title?: string; sessionId?: string };

@@ -7,10 +7,10 @@
  */
 import type { AssistantBlock, ModelRequest, StopReason, Usage } from './messages.ts';
 import type { SessionLogEvent } from './session/types.ts';
-import type { MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
+import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 // Leaf types live in `leaf-types.ts` (which imports none of ports / trace / session), so trace.ts
 // can use them without a cycle; re-exported here so every existing import keeps working.
-export type { MemorySource, ModelError, ModelErrorKind, SandboxKind } from './leaf-types.ts';
+export type { MemoryOrigin, MemorySource, ModelError, ModelErrorKind, SandboxKind } from './leaf-types.ts';
 
 // ─── Model ──────────────────────────────────────────────────────────────────────────────────
 
@@ -236,6 +236,8 @@ export type MemoryEntry = {
   createdAt: number;
   updatedAt: number;
   tags?: string[];
+  /** Where the fact came from; absent on memories stored before origins existed ("user (legacy)"). */
+  origin?: MemoryOrigin;
 };
 
 export type MemoryStoreErrorCode =

@@ -7,7 +7,7 @@
  * their own groups here.
  */
 import type { Message, ModelRequest, StopReason, Usage } from './messages.ts';
-import type { MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
+import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
@@ -309,6 +309,8 @@ export type MemoryChoice = {
   keyword: number;
   recency: number;
   tokens: number;
+  /** Where the memory came from (absent: stored before origins existed, "user (legacy)"). */
+  origin?: MemoryOrigin;
 };
 
 /** A memory that was left out, and why. */
@@ -317,7 +319,7 @@ export type MemoryLeftOut = {
   /** The first characters of the memory. */
   content: string;
   score: number;
-  reason: 'no_match' | 'over_cap' | 'max_entries';
+  reason: 'no_match' | 'over_cap' | 'max_entries' | 'other_document';
 };
 
 export type MemoryProblem = {

@@ -9,6 +9,7 @@
  */
 import { gunzipSync, gzipSync, strToU8 } from 'fflate';
 import { migrateScenario } from './migrate.ts';
+import { deeperThan } from '../harness/session/bound-depth.ts';
 import { parseScenario, scenarioHeader, type Scenario } from './schema.ts';
 import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 
@@ -16,6 +17,19 @@ import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 export const MAX_ENCODED_CHARS = 200 * 1024;
 /** Largest decompressed JSON accepted, in bytes (checked while inflating, so a zip bomb stops early). */
 export const MAX_DECODED_BYTES = 512 * 1024;
+/**
+ * Deepest JSON nesting accepted. A real scenario nests a dozen levels (a tool input in a turn);
+ * a hostile one nested thousands deep would overflow the stack of everything that walks it later
+ * (hashing for trust, saving the session, exporting).
+ */
+export const MAX_NESTING_DEPTH = 48;
+
+/** Why a parsed document nests too deep, or null. Walks no deeper than the limit. */
+export function nestingError(json: unknown, what: string): string | null {
+  return deeperThan(json, MAX_NESTING_DEPTH)
+    ? `${what} nests deeper than ${MAX_NESTING_DEPTH} levels of objects and arrays; no real scenario does. It was not opened.`
+    : null;
+}
 
 export type DecodedLink = { ok: true; scenario: Scenario } | { ok: false; error: string };
 /** A link decoded as v1 (a v0 link is migrated); `from` is the version the link was written in. */
@@ -161,6 +175,8 @@ function decodeJson(fragment: string): { ok: true; json: unknown } | { ok: false
   } catch (e) {
     return { ok: false, error: `The link is garbled: its data is not JSON (${e instanceof Error ? e.message : String(e)}).` };
   }
+  const deep = nestingError(json, 'The scenario in the link');
+  if (deep) return { ok: false, error: deep };
   return { ok: true, json };
 }
 

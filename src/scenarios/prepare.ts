@@ -18,6 +18,8 @@ import { prepareMemory } from '../harness/memory/prepare.ts';
 import { withUserContent } from '../harness/loop/history.ts';
 import { mergeSettings, permissionContextOf, type ScopedSettings } from '../harness/settings/merge.ts';
 import { applyTrust } from '../harness/trust/trust.ts';
+import { documentKey } from '../harness/trust/document-key.ts';
+import { memoryStoreForRun, type RunDocument } from './memory-policy.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
 import { deterministicSummarizer } from '../harness/context/summarizer.ts';
 import type { ContextState } from '../harness/context/state.ts';
@@ -78,6 +80,20 @@ export type PrepareOptions = {
    * `settings.local.json` as `local`), merged with it; trust applies to them as to the scenario.
    */
   settingsScopes?: ScopedSettings[];
+  /**
+   * The document this run comes from (its trust key tags what it remembers, see
+   * `memory-policy.ts`); default: this scenario, keyed by `documentKey`.
+   */
+  document?: RunDocument;
+  /** The session saved memories name (asked at save time); default `sessionId`. */
+  memorySessionId?: () => string | undefined;
+  /**
+   * `drop`: leave out what an untrusted document would add to the request — its system prompt
+   * (the default one is used) and its CLAUDE.md files (not injected). See `live-context.ts`.
+   */
+  documentContext?: 'use' | 'drop';
+  /** Who wrote this run's prompt; default `document` when `prompt` is not given, else `user`. */
+  promptFrom?: 'user' | 'document';
   /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
   sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
   // agents
@@ -128,6 +144,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         }
       : undefined;
 
+  const document = opts.memoryStore ? (opts.document ?? { id: scenario.id, title: scenario.title, hash: await documentKey(scenario) }) : undefined;
   // Memory is chosen once, at a conversation's first prompt: CLAUDE.md files plus relevant memories.
   const memory =
     history.length === 0 && opts.memory === undefined
@@ -137,6 +154,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
           prompt: opts.prompt ?? scenario.prompt,
           now: clock.now(),
           ...(opts.memoryStore ? { store: opts.memoryStore } : {}),
+          ...(document ? { documentHash: document.hash } : {}),
+          ...(opts.documentContext === 'drop' ? { skipClaudeMd: true } : {}),
         })
       : undefined;
 
@@ -149,7 +168,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       history.length > 0 && history[history.length - 1]!.role === 'user'
         ? withUserContent(history, [{ type: 'text', text: opts.prompt ?? scenario.prompt }])
         : [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
-    system: scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT,
+    system: opts.documentContext === 'drop' ? DEFAULT_SYSTEM_PROMPT : (scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT),
     tools: agents.tools(builtinTools()),
     model: modelId,
     maxTokens: scenario.settings.maxTokens,
@@ -175,7 +194,17 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(hooks ? { hooks } : {}),
     ...(opts.askPermission ? { prompt: opts.askPermission } : {}),
     ...(opts.sessionGrants ? { sessionGrants: opts.sessionGrants } : {}),
-    ...(opts.memoryStore ? { memoryStore: opts.memoryStore } : {}),
+    ...(opts.memoryStore && document
+      ? {
+          memoryStore: memoryStoreForRun({
+            store: opts.memoryStore,
+            document,
+            trusted: opts.trusted ?? false,
+            promptFrom: opts.promptFrom ?? (opts.prompt === undefined ? 'document' : 'user'),
+            ...(opts.memorySessionId ? { sessionId: opts.memorySessionId } : opts.sessionId ? { sessionId: opts.sessionId } : {}),
+          }),
+        }
+      : {}),
     // A scripted model has no turn to spare for a summary: summarise without a model.
     ...(opts.model ? {} : { summarize: deterministicSummarizer }),
   };

@@ -15,6 +15,7 @@
  * `bash` and its Claude Code name `Bash`); the comparison stays case-sensitive.
  */
 import type { HookEventName } from './config.ts';
+import { compileSafeRegex } from '../util/safe-regex.ts';
 
 export type CompiledMatcher =
   | { ok: true; kind: 'all' | 'list' | 'regex'; test: (value: string) => boolean }
@@ -30,13 +31,11 @@ export function compileMatcher(matcher: string | undefined): CompiledMatcher {
     const names = new Set(m.split('|').map((n) => n.trim()));
     return { ok: true, kind: 'list', test: (v) => names.has(v) };
   }
-  try {
-    const re = new RegExp(`^(?:${m})$`);
-    return { ok: true, kind: 'regex', test: (v) => re.test(v) };
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    return { ok: false, error: `matcher ${JSON.stringify(m)} is not a valid regular expression (${why}); its hooks never run. Fix the pattern or use names separated by "|".` };
-  }
+  // RE2 (linear time): a matcher from a document cannot freeze the tab (`util/safe-regex.ts`).
+  const r = compileSafeRegex(`^(?:${m})$`);
+  if (r.ok) return { ok: true, kind: 'regex', test: (v) => r.regex.test(v) };
+  const why = r.error.replace(/^"[^]*?" is not a valid regular expression /, '');
+  return { ok: false, error: `matcher ${JSON.stringify(m)} is not a valid regular expression ${why}; its hooks never run. Fix the pattern or use names separated by "|".` };
 }
 
 /** Claude Code's name for each of our tools, so Claude Code matchers find them. */

@@ -3,6 +3,7 @@
  * an entry) and the normal form used to tell two facts apart.
  */
 import type { MemoryEntry, MemorySource } from '../ports.ts';
+import { parseOrigin } from './origin.ts';
 
 export const MEMORY_SOURCES: readonly MemorySource[] = ['extracted', 'explicit', 'project_file'];
 
@@ -25,6 +26,7 @@ export function parseEntry(value: unknown): MemoryEntry | string {
   if (v.tags !== undefined && !(Array.isArray(v.tags) && v.tags.every((t) => typeof t === 'string'))) {
     return `entry ${v.id}: tags must be a list of strings`;
   }
+  const origin = parseOrigin(v.origin);
   return {
     id: v.id,
     content: v.content,
@@ -32,6 +34,8 @@ export function parseEntry(value: unknown): MemoryEntry | string {
     createdAt: v.createdAt as number,
     updatedAt: v.updatedAt as number,
     ...(v.tags ? { tags: [...(v.tags as string[])] } : {}),
+    // A missing or malformed origin reads as legacy (the user's): old records keep loading.
+    ...(origin ? { origin } : {}),
   };
 }
 

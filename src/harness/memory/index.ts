@@ -14,4 +14,5 @@ export { extractByRules, extractByModel, lastExchange } from './extract.ts';
 export type { Extraction, MemoryExtractedEvent } from './extract.ts';
 export { buildExtractRequest, parseFacts, EXTRACT_SYSTEM } from './extract-prompt.ts';
 export { rememberExchange } from './remember.ts';
+export { parseOrigin, originLabel, injectableInto, taggingStore, refusingStore } from './origin.ts';
 export type { RememberOptions } from './remember.ts';

@@ -7,6 +7,7 @@ import type { MemoryStore } from '../ports.ts';
 import type { MemoryProblem } from '../trace.ts';
 import { discoverClaudeMd, type ClaudeMdOptions, type MemoryFsReader } from './claude-md.ts';
 import { selectMemories, type MemorySelection } from './select.ts';
+import { injectableInto } from './origin.ts';
 
 export type PrepareMemoryOptions = {
   /** The sandbox's fs (after it has been seeded). */
@@ -19,10 +20,17 @@ export type PrepareMemoryOptions = {
   tokenCap?: number;
   maxEntries?: number;
   claudeMd?: ClaudeMdOptions;
+  /**
+   * Trust key of the document this run comes from. A document's own memories go only into runs
+   * of that same document; without one, no document's memories do (see `origin.ts`).
+   */
+  documentHash?: string;
+  /** Leave the CLAUDE.md files out (an untrusted document's, in a live run the user chose to run without them). */
+  skipClaudeMd?: boolean;
 };
 
 export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemorySelection> {
-  const claudeMd = await discoverClaudeMd(opts.fs, opts.cwd, opts.claudeMd);
+  const claudeMd = opts.skipClaudeMd ? { text: '', files: [], problems: [] } : await discoverClaudeMd(opts.fs, opts.cwd, opts.claudeMd);
   const problems: MemoryProblem[] = [];
   let entries: Awaited<ReturnType<MemoryStore['list']>> = [];
   if (opts.store) {
@@ -32,8 +40,10 @@ export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemoryS
       problems.push({ kind: 'store', message: `memories were not read: ${err instanceof Error ? err.message : String(err)}` });
     }
   }
+  const otherDocument = entries.filter((e) => !injectableInto(e, opts.documentHash));
   return selectMemories({
-    entries,
+    entries: entries.filter((e) => injectableInto(e, opts.documentHash)),
+    excluded: otherDocument,
     prompt: opts.prompt,
     now: opts.now,
     claudeMd,

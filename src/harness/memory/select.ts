@@ -26,6 +26,8 @@ export type SelectOptions = {
   claudeMd?: ClaudeMdResult;
   tokenCap?: number;
   maxEntries?: number;
+  /** Memories that may not go into this run at all (another document's): listed as `other_document`. */
+  excluded?: readonly MemoryEntry[];
   /** More problems to report with the event (e.g. the store could not be read). */
   problems?: MemoryProblem[];
 };
@@ -62,9 +64,19 @@ export function selectMemories(opts: SelectOptions): MemorySelection {
     else if (used + tokens > cap) out('over_cap');
     else {
       used += tokens;
-      chosen.push({ id: s.entry.id, content: s.entry.content, source: s.entry.source, score: s.score, keyword: s.keyword, recency: s.recency, tokens });
+      chosen.push({
+        id: s.entry.id,
+        content: s.entry.content,
+        source: s.entry.source,
+        score: s.score,
+        keyword: s.keyword,
+        recency: s.recency,
+        tokens,
+        ...(s.entry.origin ? { origin: s.entry.origin } : {}),
+      });
     }
   }
+  for (const e of opts.excluded ?? []) left.push({ id: e.id, content: preview(e.content), score: 0, reason: 'other_document' });
 
   const parts: string[] = [];
   if (opts.claudeMd?.text) parts.push(opts.claudeMd.text);

@@ -6,6 +6,7 @@
 import { lexCommand, type RawPart, type Word } from './bash-lexer.ts';
 import { resolveArgPath } from './path-match.ts';
 import { isInside } from '../util/paths.ts';
+import { compileSafeRegex } from '../util/safe-regex.ts';
 
 export type CommandPart = {
   /** The command matched against Bash rules: the words after wrappers, as written, space-joined. */
@@ -251,7 +252,9 @@ export function matchBashSpecifier(spec: string, command: string): boolean {
     .split('*')
     .map((chunk) => chunk.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
-  return new RegExp(`^${re}${tail}$`, 's').test(cmd);
+  // RE2: a rule like `Bash(a*a*a*a*…)` from a document backtracks polynomially in RegExp.
+  const compiled = compileSafeRegex(`^${re}${tail}$`, { dotAll: true });
+  return compiled.ok && compiled.regex.test(cmd);
 }
 
 /** Whether `path` is inside the working directory. */

@@ -11,6 +11,7 @@ import { matchPathPattern } from './path-match.ts';
 import { PATH_RULE_TOOLS, ruleNamesTool } from './rules.ts';
 import type { DecidedBy, RuleBehavior, SourcedRule } from './types.ts';
 import { isInside } from '../util/paths.ts';
+import { compileSafeRegex, type SafeRegex } from '../util/safe-regex.ts';
 
 /** Something no rule settled and that needs approval (from a mode or a person). */
 export type Need =
@@ -48,18 +49,10 @@ function ruleBy(r: SourcedRule): DecidedBy {
   return { kind: 'rule', text: describeRule(r) };
 }
 
-const regexCache = new Map<string, RegExp | null>();
-function regex(pattern: string): RegExp | null {
-  if (!regexCache.has(pattern)) {
-    let re: RegExp | null;
-    try {
-      re = new RegExp(pattern, 'i');
-    } catch {
-      re = null;
-    }
-    regexCache.set(pattern, re);
-  }
-  return regexCache.get(pattern) ?? null;
+// Tier patterns come from documents: RE2 (linear time) so `(a+)+$` cannot freeze the tab.
+function regex(pattern: string): SafeRegex | null {
+  const r = compileSafeRegex(pattern, { ignoreCase: true });
+  return r.ok ? r.regex : null;
 }
 
 function regexRuleMatches(r: SourcedRule, tool: string, text: string): boolean {

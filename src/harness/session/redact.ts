@@ -10,8 +10,12 @@ export const REDACTED_KEY = 'sk-ant-[redacted]';
 
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
-  // Short strings would blank out ordinary words; real keys are long.
-  for (const s of secrets) if (s.length >= 8) out = out.split(s).join('[redacted]');
+  // Short strings would blank out ordinary words; real keys are long. A key pasted with spaces or
+  // a newline around it appears trimmed wherever it was used, so the trimmed form is what is looked for.
+  for (const raw of secrets) {
+    const s = raw.trim();
+    if (s.length >= 8) out = out.split(s).join('[redacted]');
+  }
   return out.replace(KEY_SHAPE, REDACTED_KEY);
 }
 

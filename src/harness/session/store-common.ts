@@ -2,6 +2,7 @@
  * What both `SessionStore` implementations share, so they cannot drift apart: sizes, ordering,
  * argument checks and the error wording.
  */
+import { boundDepth } from './bound-depth.ts';
 import type {
   SessionInfo,
   SessionResult,
@@ -54,7 +55,8 @@ export function encodeBatch(
   const entries: EncodedEntry[] = [];
   let bytes = 0;
   for (let i = 0; i < events.length; i++) {
-    const e = events[i] as unknown;
+    // Nesting past the cap (a hostile tool input) would overflow the stack of every later write.
+    const e = boundDepth(events[i] as unknown);
     let json: string | undefined;
     try {
       json = JSON.stringify(e);

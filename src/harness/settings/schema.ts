@@ -8,19 +8,17 @@ import { z } from 'zod';
 import { hooksConfigSchema } from '../hooks/config.ts';
 import { parseRule } from '../permissions/rules.ts';
 import { PERMISSION_MODES } from '../permissions/types.ts';
+import { compileSafeRegex } from '../util/safe-regex.ts';
 
 const ruleString = z.string().superRefine((text, ctx) => {
   const parsed = parseRule(text);
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
 });
 
+/** Tier patterns run on RE2 (linear time, see `util/safe-regex.ts`): refuse what it cannot run. */
 function regexIssue(pattern: string): string | null {
-  try {
-    new RegExp(pattern, 'i');
-    return null;
-  } catch (e) {
-    return `"${pattern}" is not a valid regular expression (${e instanceof Error ? e.message : String(e)})`;
-  }
+  const r = compileSafeRegex(pattern, { ignoreCase: true });
+  return r.ok ? null : r.error;
 }
 
 const regexString = z.string().min(1).superRefine((p, ctx) => {

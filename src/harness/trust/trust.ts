@@ -4,7 +4,8 @@
  * modes that skip the prompt. Until the user trusts exactly that content, none of it applies:
  * no hook runs, no allow rule or always_allow tier counts, and a permissive mode falls back to
  * `default`. Deny and ask rules (and restrictive modes) still apply — they only make things safer.
- * Trust is keyed to a hash of the actionable content, so a changed link asks again.
+ * Trust is keyed to a hash of the whole document (`document-key.ts`), so a changed link asks again
+ * and a link that merely shares another's rules is not pre-trusted.
  */
 import type { HooksConfig } from '../hooks/config.ts';
 import type { PermissionMode } from '../permissions/types.ts';

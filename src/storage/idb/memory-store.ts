@@ -12,10 +12,13 @@ import type { IDBPDatabase } from 'idb';
 import { MemoryStoreError, type MemoryEntry, type MemoryStore } from '../../harness/ports.ts';
 import { byAge, parseEntry } from '../../harness/memory/entry.ts';
 import { MEMORIES, openHarnessDb, type OpenOptions } from './db.ts';
+import { rawText, type Quarantine } from '../quarantine.ts';
 
 export type IdbMemoryStoreOptions = Omit<OpenOptions, 'onClose'> & {
   /** Told about records that were skipped because they are not valid entries. */
   onProblem?: (message: string) => void;
+  /** Where damaged records are kept for "export raw" (see `../quarantine.ts`). */
+  quarantine?: Quarantine;
 };
 
 export class IdbMemoryStore implements MemoryStore {
@@ -40,7 +43,7 @@ export class IdbMemoryStore implements MemoryStore {
     const out: MemoryEntry[] = [];
     for (const r of records) {
       const parsed = parseEntry(r);
-      if (typeof parsed === 'string') this.opts.onProblem?.(`A stored memory was skipped because it is damaged (${parsed}).`);
+      if (typeof parsed === 'string') this.damaged(r, parsed);
       else out.push(parsed);
     }
     return out.sort(byAge);
@@ -51,7 +54,7 @@ export class IdbMemoryStore implements MemoryStore {
     if (r === undefined) return null;
     const parsed = parseEntry(r);
     if (typeof parsed === 'string') {
-      this.opts.onProblem?.(`The stored memory ${id} is damaged (${parsed}).`);
+      this.damaged(r, parsed);
       return null;
     }
     return parsed;
@@ -75,6 +78,13 @@ export class IdbMemoryStore implements MemoryStore {
 
   async clear(): Promise<void> {
     await this.run('clearing memories', (db) => db.clear(MEMORIES));
+  }
+
+  private damaged(record: unknown, why: string): void {
+    const key = String((record as { id?: unknown } | null)?.id ?? '(no id)');
+    const problem = `The stored memory "${key}" was skipped because it is damaged (${why}).`;
+    this.opts.onProblem?.(problem);
+    this.opts.quarantine?.add({ store: 'memories', key, problem, raw: rawText(record) });
   }
 
   /** Closes the connection (tests; a page never needs to). */

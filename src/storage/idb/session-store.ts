@@ -8,6 +8,10 @@
  * kept as its JSON text: no structured clone of deep event objects, and the stored copy is
  * exactly what was counted in `bytes`. Every write is one readwrite transaction over both stores,
  * so a batch and the session's counters land together or not at all.
+ *
+ * Everything read back is validated (`harness/session/validate.ts`): a damaged list record is
+ * left out of `list` (the others still show) and a damaged log entry stops `load` with an error
+ * naming the session and the entry; both are put in `quarantine` with their raw text for export.
  */
 import type { IDBPDatabase, IDBPTransaction } from 'idb';
 import {
@@ -24,6 +28,8 @@ import {
 import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, usageOf } from '../../harness/session/store-common.ts';
 import type { SessionLogEvent } from '../../harness/session/types.ts';
 import { SESSION_EVENTS, SESSIONS, openHarnessDb, type OpenOptions } from './db.ts';
+import { checkLogEntry, checkSessionInfo } from '../../harness/session/validate.ts';
+import { rawText, type Quarantine } from '../quarantine.ts';
 
 export type IdbSessionStoreOptions = Omit<OpenOptions, 'onClose'> & {
   clock: Clock;
@@ -32,6 +38,8 @@ export type IdbSessionStoreOptions = Omit<OpenOptions, 'onClose'> & {
   maxBytes?: number;
   /** The origin's storage estimate: pass `() => navigator.storage.estimate()` in the browser. */
   estimate?: () => Promise<StorageEstimate>;
+  /** Where damaged records are reported (with their raw text); default: nowhere. */
+  quarantine?: Quarantine;
 };
 
 type EventRecord = { sessionId: string; seq: number; json: string; bytes: number };
@@ -75,13 +83,32 @@ export class IdbSessionStore implements SessionStore {
 
   async get(id: string): Promise<SessionResult<SessionInfo>> {
     return this.run('the session', async (db) => {
-      const info = (await db.get(SESSIONS, id)) as SessionInfo | undefined;
-      return info ? ok(info) : notFound(id);
+      const raw: unknown = await db.get(SESSIONS, id);
+      if (raw === undefined) return notFound(id);
+      const info = this.checkInfo(raw, id);
+      return typeof info === 'string' ? fail('unavailable', info) : ok(info);
     });
   }
 
   async list(): Promise<SessionResult<SessionInfo[]>> {
-    return this.run('the sessions list', async (db) => ok(((await db.getAll(SESSIONS)) as SessionInfo[]).sort(newestFirst)));
+    return this.run('the sessions list', async (db) => {
+      const out: SessionInfo[] = [];
+      // One damaged record must not hide the others: it is quarantined, the rest are listed.
+      for (const raw of (await db.getAll(SESSIONS)) as unknown[]) {
+        const info = this.checkInfo(raw, String((raw as { id?: unknown } | null)?.id ?? '(no id)'));
+        if (typeof info !== 'string') out.push(info);
+      }
+      return ok(out.sort(newestFirst));
+    });
+  }
+
+  /** A list record, or the message of its quarantine entry. */
+  private checkInfo(raw: unknown, key: string): SessionInfo | string {
+    const info = checkSessionInfo(raw);
+    if (typeof info !== 'string') return info;
+    const problem = `The sessions list record "${key}" is damaged (${info}), so it is not listed.`;
+    this.opts.quarantine?.add({ store: 'sessions', key, sessionId: key, problem, raw: rawText(raw) });
+    return problem;
   }
 
   async rename(id: string, title: string): Promise<SessionResult<SessionInfo>> {
@@ -128,14 +155,28 @@ export class IdbSessionStore implements SessionStore {
 
   async load(id: string): Promise<SessionResult<SessionLogEvent[]>> {
     return this.run('the session log', async (db) => {
-      if ((await db.getKey(SESSIONS, id)) === undefined) return notFound(id);
+      const rawInfo: unknown = await db.get(SESSIONS, id);
+      if (rawInfo === undefined) return notFound(id);
+      const info = this.checkInfo(rawInfo, id);
+      if (typeof info === 'string') return fail('unavailable', info);
       const records = (await db.getAll(SESSION_EVENTS, logRange(id))) as EventRecord[];
       const out: SessionLogEvent[] = [];
+      const name = `"${info.title}" (${id})`;
       for (const r of records) {
-        if (r.seq !== out.length + 1) {
-          return fail('unavailable', `The log of session "${id}" is damaged: entry ${out.length + 1} is missing. Export what is left, or fork it at entry ${out.length}.`);
+        if (r?.seq !== out.length + 1) {
+          return fail('unavailable', `The log of session ${name} is damaged: entry ${out.length + 1} is missing. Export what is left, or fork it at entry ${out.length}.`);
         }
-        out.push(JSON.parse(r.json) as SessionLogEvent);
+        const entry = checkLogEntry(r.json);
+        if (typeof entry === 'string') {
+          const problem = `The log of session ${name} is damaged at entry ${r.seq}: ${entry}. It was not opened; export the raw entry, or fork the session at entry ${r.seq - 1}.`;
+          this.opts.quarantine?.add({ store: 'session_events', key: `${id}/${r.seq}`, sessionId: id, problem, raw: rawText(r) });
+          return fail('unavailable', problem);
+        }
+        out.push(entry);
+      }
+      // A log shorter than its record says would open as a "resumed" session over empty panels.
+      if (out.length < info.eventCount) {
+        return fail('unavailable', `The log of session ${name} is damaged: it should hold ${info.eventCount} entries and holds ${out.length}. Fork it at entry ${out.length} to keep what is left.`);
       }
       return ok(out);
     });

@@ -2,10 +2,17 @@
  * A `TrustStore` on localStorage: what the user trusted survives reloads of this browser. Only
  * hashes of trusted content and a label are stored — never the content, never a key.
  * A corrupt or unavailable store counts as "nothing trusted" (fail closed: the dialog asks again).
+ *
+ * Migration: records of the old scheme (`hp.trusted`, keyed to a hash of hooks/allow rules/mode
+ * only) are dropped, not converted — such a record would pre-trust any other document that shares
+ * those rules. Keys now cover the whole document (`harness/trust/document-key.ts`); a document
+ * trusted before simply asks once more.
  */
 import type { TrustStore } from '../../harness/ports.ts';
 
-const STORE_KEY = 'hp.trusted';
+const STORE_KEY = 'hp.trusted.v2';
+/** The old scheme's records: removed on first use. */
+const OLD_KEYS = ['hp.trusted'];
 
 export type TrustedItem = { key: string; label: string; at: string };
 
@@ -13,9 +20,15 @@ type Records = Record<string, { label: string; at: string }>;
 
 export class LocalTrustStore implements TrustStore {
   constructor(
-    private readonly storage: Pick<Storage, 'getItem' | 'setItem'> = globalThis.localStorage,
+    private readonly storage: Pick<Storage, 'getItem' | 'setItem'> & Partial<Pick<Storage, 'removeItem'>> = globalThis.localStorage,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    try {
+      for (const old of OLD_KEYS) if (this.storage.getItem(old) !== null) this.storage.removeItem?.(old);
+    } catch {
+      // Storage disabled: there is nothing to migrate.
+    }
+  }
 
   private read(): Records {
     try {

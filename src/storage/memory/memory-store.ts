@@ -41,5 +41,5 @@ export class InMemoryMemoryStore implements MemoryStore {
 }
 
 function copy(e: MemoryEntry): MemoryEntry {
-  return { ...e, ...(e.tags ? { tags: [...e.tags] } : {}) };
+  return { ...e, ...(e.tags ? { tags: [...e.tags] } : {}), ...(e.origin ? { origin: { ...e.origin } } : {}) };
 }

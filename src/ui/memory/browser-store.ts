@@ -5,12 +5,13 @@
  */
 import type { MemoryStore } from '../../harness/ports.ts';
 import { IdbMemoryStore } from '../../storage/idb/memory-store.ts';
+import { pageQuarantine } from '../../storage/quarantine.ts';
 
 let store: IdbMemoryStore | null = null;
 const listeners = new Set<(message: string) => void>();
 
 export function browserMemoryStore(): MemoryStore {
-  store ??= new IdbMemoryStore({ onProblem: (m) => listeners.forEach((l) => l(m)) });
+  store ??= new IdbMemoryStore({ onProblem: (m) => listeners.forEach((l) => l(m)), quarantine: pageQuarantine });
   return store;
 }
 

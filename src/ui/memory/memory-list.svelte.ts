@@ -41,7 +41,7 @@ export class MemoryList {
     return this.attempt(async () => {
       const kept = await this.store.list();
       if (kept.some((e) => normalizeFact(e.content) === normalizeFact(text))) throw new Error('That memory is already kept.');
-      await this.store.put({ id: this.ids.next('mem'), content: text, source: 'explicit', createdAt: now, updatedAt: now });
+      await this.store.put({ id: this.ids.next('mem'), content: text, source: 'explicit', createdAt: now, updatedAt: now, origin: { kind: 'user' } });
       this.entries = await this.store.list();
     });
   }

@@ -3,7 +3,7 @@
  * from a file (those are marked, and go through the trust gate when loaded). A link or file that
  * cannot be read leaves `loadError` set and changes nothing else.
  */
-import { decodeScenarioLinkV1 } from '../../scenarios/codec.ts';
+import { decodeScenarioLinkV1, nestingError } from '../../scenarios/codec.ts';
 import { fromV0, migrateScenario, toRunnableScenario } from '../../scenarios/migrate.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
@@ -69,6 +69,11 @@ export class ScenarioLibrary {
       json = JSON.parse(text);
     } catch (e) {
       this.loadError = `${fileName} is not JSON (${e instanceof Error ? e.message : String(e)}). Import a scenario .json file.`;
+      return null;
+    }
+    const deep = nestingError(json, fileName);
+    if (deep) {
+      this.loadError = deep;
       return null;
     }
     const r = migrateScenario(json);

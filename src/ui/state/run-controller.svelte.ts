@@ -21,6 +21,8 @@ import type { ModelSettings } from './settings.svelte.ts';
 import { captionOf, stageOf, type StageNode } from './stage.ts';
 import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
 import { browserMemoryStore } from '../memory/browser-store.ts';
+import { memoryContext } from './run-memory.ts';
+import { documentLiveContext, mustConfirmLiveContext, type DocumentLiveContext } from '../../scenarios/live-context.ts';
 import { deriveUsage } from './usage.ts';
 import { SteeringBox } from './steering.svelte.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
@@ -99,6 +101,18 @@ export class RunController {
   filesAt: ((count: number) => Promise<FilesAt>) | null = null;
   /** Told at the start of every reset (the session manager ends the current session). */
   onReset: (() => void) | null = null;
+  /**
+   * An untrusted document brings a system prompt or CLAUDE.md into a live run: the question the
+   * page shows before anything is sent with the user's key (`live-context.ts`). `pending` is the
+   * run that waits for the answer.
+   */
+  liveContext = $state.raw<{ brings: DocumentLiveContext; pending: StartOptions; mode: DriveMode } | null>(null);
+  /** The answer for this document, until Reset: use what it brings, or drop it. */
+  private liveContextAnswer: 'use' | 'drop' | null = null;
+  /** The whole document the scenario came from (a v1 scenario: every prompt, lessons): trust and memory origins key to it. */
+  private document: unknown = null;
+  /** The id of the session being recorded, if any; set by the session manager (memory origins). */
+  sessionIdOf: (() => string | undefined) | null = null;
   /** SessionStart source of the next run, once: a resumed or forked session. */
   private nextSessionStart: 'resume' | 'fork' | null = null;
 
@@ -176,10 +190,12 @@ export class RunController {
     private readonly settings: ModelSettings,
     trustStore: TrustStore,
     origin: ScenarioOrigin = 'builtin',
+    document?: unknown,
   ) {
     this.scenario = scenario;
+    this.document = document ?? scenario;
     this.trust = new TrustGate(trustStore);
-    void this.trust.evaluate(scenario, origin);
+    void this.trust.evaluate(scenario, origin, this.document);
     this.bootSandbox();
   }
 
@@ -198,6 +214,17 @@ export class RunController {
   async answerTrust(trust: boolean): Promise<void> {
     await this.trust.answer(trust);
     if (trust && (this.events.length > 0 || this.busy)) await this.reset(undefined, { keepTrust: true });
+  }
+
+  /** The user's answer to `liveContext`: send what the document brings, run without it, or not run. */
+  async answerLiveContext(choice: 'use' | 'drop' | 'cancel'): Promise<void> {
+    const q = this.liveContext;
+    if (!q) return;
+    this.liveContext = null;
+    this.notice = null;
+    if (choice === 'cancel') return;
+    this.liveContextAnswer = choice;
+    await this.drive(q.mode === 'step' ? 'step' : 'run', q.pending);
   }
 
   /** Pull exactly one event. Starts the run first when there is none. */
@@ -264,7 +291,7 @@ export class RunController {
    * Throw the run and its sandbox away and start fresh (optionally with another scenario, which
    * goes through the trust gate unless it is a built-in). Session grants end with the conversation.
    */
-  async reset(scenario?: Scenario, opts: { origin?: ScenarioOrigin; keepTrust?: boolean } = {}): Promise<void> {
+  async reset(scenario?: Scenario, opts: { origin?: ScenarioOrigin; keepTrust?: boolean; document?: unknown } = {}): Promise<void> {
     this.onReset?.();
     this.epoch++;
     this.abort?.abort();
@@ -274,10 +301,13 @@ export class RunController {
     this.cursor = null;
     this.takenOver = false;
     this.lastModel = null;
+    this.liveContext = null;
+    this.liveContextAnswer = null;
     this.grants.clear();
     this.grantedRules = [];
     this.steering.clear();
-    if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin');
+    if (scenario) this.document = opts.document ?? scenario;
+    if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
     this.gen = null;
@@ -386,6 +416,12 @@ export class RunController {
       this.notice = 'Answer the trust question first: nothing from this scenario runs before you do.';
       return false;
     }
+    const brings = documentLiveContext(this.scenario);
+    if (mustConfirmLiveContext({ live, trusted: this.trust.trusted, outside: this.trust.status !== 'builtin', brings, answered: this.liveContextAnswer !== null })) {
+      this.liveContext = { brings: brings!, pending: opts, mode: this.mode };
+      this.notice = 'This untrusted scenario would add its own system prompt or CLAUDE.md to what is sent with your key: choose at the top of the page whether to send them.';
+      return false;
+    }
     if (!this.jsRunner) {
       // JS hooks run in the opaque-origin user-code sandbox, never with the app's own origin.
       const { createFrameJsHookRunner } = await import('../../hooks-runtime/frame-runner.ts');
@@ -411,6 +447,7 @@ export class RunController {
       sessionGrants: this.grants,
       jsRunner: this.jsRunner,
       memoryStore: browserMemoryStore(),
+      ...memoryContext(this.scenario, this.document, this.trust.documentHash, opts.prompt, this.sessionIdOf),
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
@@ -418,6 +455,7 @@ export class RunController {
       steering: this.steering.queue,
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
+      ...(live && this.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
     });
     if (epoch !== this.epoch) return false;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';

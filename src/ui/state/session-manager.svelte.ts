@@ -62,7 +62,7 @@ export type OpenedNotice = {
 
 export type SessionManagerOptions = {
   /** The library entry of a scenario id (to open a session with its scenario). */
-  findScenario: (id: string) => { scenario: Scenario; origin: ScenarioOrigin } | undefined;
+  findScenario: (id: string) => { scenario: Scenario; origin: ScenarioOrigin; v1?: unknown } | undefined;
   /** Strings an export must never contain (the API key in use). */
   secrets: () => string[];
   /** Where "the open session" survives a reload; default localStorage. */
@@ -112,6 +112,7 @@ export class SessionManager {
     this.storage = opts.storage === undefined ? (globalThis.localStorage ?? null) : opts.storage;
     ctl.wrapRun = this.wrap;
     ctl.filesAt = (count) => this.filesAt(count);
+    ctl.sessionIdOf = () => this.current?.id;
     ctl.onReset = () => {
       if (!this.opening) this.close({ forget: true });
     };
@@ -212,7 +213,7 @@ export class SessionManager {
       const entry = info.value.scenarioId ? this.opts.findScenario(info.value.scenarioId) : undefined;
       this.opening = true;
       try {
-        await (entry ? this.ctl.reset(entry.scenario, { origin: entry.origin }) : this.ctl.reset());
+        await (entry ? this.ctl.reset(entry.scenario, { origin: entry.origin, document: entry.v1 }) : this.ctl.reset());
       } finally {
         this.opening = false;
       }

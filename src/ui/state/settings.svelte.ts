@@ -4,6 +4,7 @@
  * logged and never put into a trace, scenario or export.
  */
 import { connectLockProblem, lockConnectTo } from '../../security/connect-lock.svelte.ts';
+import { z } from 'zod';
 
 export type ModelMode = 'scripted' | 'anthropic';
 
@@ -15,12 +16,36 @@ export const DEFAULT_MODEL_ID = 'claude-sonnet-5-5';
 
 type Prefs = { mode: ModelMode; baseURL: string; modelId: string };
 
-function readPrefs(): Partial<Prefs> {
+const prefsSchema = z.object({
+  mode: z.enum(['scripted', 'anthropic']).optional(),
+  baseURL: z.string().optional(),
+  modelId: z.string().optional(),
+});
+
+/**
+ * The stored preferences, validated: anything that does not parse falls back to the defaults,
+ * with a notice saying so (never a blank page because of a hand-edited or half-written record).
+ */
+export function readPrefs(storage: Pick<Storage, 'getItem'> = localStorage): { prefs: Partial<Prefs>; notice: string | null } {
+  let raw: string | null;
   try {
-    return JSON.parse(localStorage.getItem(PREFS_STORE) ?? '{}') as Partial<Prefs>;
+    raw = storage.getItem(PREFS_STORE);
   } catch {
-    return {};
+    return { prefs: {}, notice: null };
   }
+  if (raw === null) return { prefs: {}, notice: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { prefs: {}, notice: 'The saved model preferences were not readable (not JSON), so the defaults are used. Change any setting to save them afresh.' };
+  }
+  const r = prefsSchema.safeParse(json);
+  if (!r.success) {
+    const what = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return { prefs: {}, notice: `The saved model preferences were damaged (${what}), so the defaults are used. Change any setting to save them afresh.` };
+  }
+  return { prefs: r.data, notice: null };
 }
 
 export class ModelSettings {
@@ -29,17 +54,21 @@ export class ModelSettings {
   rememberKey = $state(false);
   baseURL = $state(DEFAULT_BASE_URL);
   modelId = $state(DEFAULT_MODEL_ID);
+  /** Why the saved preferences were not used (they did not parse), or null. */
+  prefsNotice = $state<string | null>(null);
 
   constructor() {
-    const prefs = readPrefs();
+    const { prefs, notice } = readPrefs();
+    this.prefsNotice = notice;
     if (prefs.mode === 'anthropic' || prefs.mode === 'scripted') this.mode = prefs.mode;
     if (prefs.baseURL) this.baseURL = prefs.baseURL;
     if (prefs.modelId) this.modelId = prefs.modelId;
     // A page that starts in live mode narrows connect-src to its model endpoint at once.
     if (this.live) lockConnectTo(this.baseURL);
     const stored = localStorage.getItem(KEY_STORE);
-    if (stored) {
-      this.apiKey = stored;
+    if (stored?.trim()) {
+      // Keys pasted with a newline or spaces around them are trimmed everywhere (sent, stored, redacted).
+      this.apiKey = stored.trim();
       this.rememberKey = true;
     }
   }
@@ -48,7 +77,8 @@ export class ModelSettings {
   save(): void {
     const prefs: Prefs = { mode: this.mode, baseURL: this.baseURL, modelId: this.modelId };
     localStorage.setItem(PREFS_STORE, JSON.stringify(prefs));
-    if (this.rememberKey && this.apiKey) localStorage.setItem(KEY_STORE, this.apiKey);
+    this.prefsNotice = null;
+    if (this.rememberKey && this.apiKey.trim()) localStorage.setItem(KEY_STORE, this.apiKey.trim());
     else localStorage.removeItem(KEY_STORE);
   }
 

@@ -2,14 +2,16 @@
  * The trust gate in the UI. A scenario that did not ship with the app (a share link, an imported
  * file) may carry hooks, allow rules or a permissive mode. Until the user trusts exactly that
  * content in the dialog, it runs with `trusted: false` (no hooks, no allow rules, no permissive
- * mode; deny and ask rules still apply). Trust is remembered by the hash of the content, so the
- * same link is not asked about twice and a changed one is.
+ * mode; deny and ask rules still apply). Trust is remembered by the hash of the WHOLE document
+ * (`documentKey`: files, prompts, recorded turns, settings, memory files, skills), so the same
+ * link is not asked about twice, a changed byte asks again, and a different link that happens to
+ * share the rules of a trusted one is asked about on its own.
  *
  * While the answer is unknown (`checking` or `asking`), nothing may run: the controller keeps
  * Run and Step disabled.
  */
 import type { TrustStore } from '../../harness/ports.ts';
-import { actionableContent, hasActionableContent, trustKey, type ActionableContent } from '../../harness/trust/index.ts';
+import { actionableContent, documentKey, hasActionableContent, type ActionableContent } from '../../harness/trust/index.ts';
 import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
 
 /** Where the scenario came from: only `builtin` ships with the app. */
@@ -33,7 +35,12 @@ export class TrustGate {
   status = $state<TrustStatus>('builtin');
   origin = $state<ScenarioOrigin>('builtin');
   question = $state.raw<TrustQuestion | null>(null);
+  /** The document's trust key ('' until known, or for a built-in): memories it brings are tagged with it. */
+  documentHash = $state('');
   private epoch = 0;
+
+  /** The whole document last evaluated (what `documentHash` is the key of). */
+  private document: unknown = null;
 
   constructor(private readonly store: TrustStore) {}
 
@@ -51,30 +58,33 @@ export class TrustGate {
    * Decide for a newly loaded scenario. Synchronously enters `checking` for outside scenarios,
    * so nothing can start before the answer; resolves once the status is final or the dialog is open.
    */
-  async evaluate(scenario: Scenario, origin: ScenarioOrigin): Promise<void> {
+  async evaluate(scenario: Scenario, origin: ScenarioOrigin, document: unknown = scenario): Promise<void> {
     const epoch = ++this.epoch;
     this.origin = origin;
     this.question = null;
+    this.documentHash = '';
     if (origin === 'builtin') {
       this.status = 'builtin';
       return;
     }
     this.status = 'checking';
-    const content = actionableContent(harnessSettingsOf(scenario));
-    if (!hasActionableContent(content)) {
-      this.status = 'inert';
-      return;
-    }
+    this.document = document;
     let key: string;
     let known = false;
     try {
-      key = await trustKey(content);
+      key = await documentKey(document);
       known = await this.store.isTrusted(key);
     } catch {
       // No hash (no WebCrypto): ask every time, never assume trust.
       key = '';
     }
     if (epoch !== this.epoch) return;
+    this.documentHash = key;
+    const content = actionableContent(harnessSettingsOf(scenario));
+    if (!hasActionableContent(content)) {
+      this.status = 'inert';
+      return;
+    }
     if (known) {
       this.status = 'trusted';
       return;
@@ -96,7 +106,7 @@ export class TrustGate {
   async reconsider(scenario: Scenario): Promise<void> {
     if (this.status !== 'declined') return;
     const content = actionableContent(harnessSettingsOf(scenario));
-    const key = await trustKey(content).catch(() => '');
+    const key = await documentKey(this.document ?? scenario).catch(() => '');
     this.question = { content, key, label: scenario.title, origin: this.origin };
     this.status = 'asking';
   }

@@ -3,6 +3,7 @@
  * `ask: Edit`, or a regex tier rule `deny: /rm\s+-rf/` (optionally `… tools /bash/`). Blank lines
  * and `#` comments are skipped. Errors name the line.
  */
+import { compileSafeRegex } from '../../harness/util/safe-regex.ts';
 import { parseRule, type RuleBehavior, type SourcedRule } from '../../harness/permissions/index.ts';
 
 export type RulesText = { rules: SourcedRule[]; errors: { line: number; message: string }[] };
@@ -20,13 +21,10 @@ export function rulesToText(rules: readonly SourcedRule[]): string {
     .join('\n');
 }
 
+/** The same linear-time engine the permission pipeline runs tier patterns on. */
 function validRegex(p: string): string | null {
-  try {
-    new RegExp(p, 'i');
-    return null;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
+  const r = compileSafeRegex(p, { ignoreCase: true });
+  return r.ok ? null : r.error;
 }
 
 export function parseRulesText(text: string, source = 'what-if'): RulesText {
