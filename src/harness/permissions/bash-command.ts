@@ -4,6 +4,7 @@
  * specifier matching Claude Code uses.
  */
 import { lexCommand, type RawPart, type Word } from './bash-lexer.ts';
+import { isReadOnlyGit } from './git-read-only.ts';
 import { resolveArgPath } from './path-match.ts';
 import { isInside } from '../util/paths.ts';
 
@@ -35,6 +36,7 @@ export type CommandAnalysis = { ok: true; parts: CommandPart[] } | { ok: false; 
 export const READ_ONLY_COMMANDS = new Set([
   'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'find', 'pwd', 'echo', 'printf', 'tree', 'stat', 'file', 'which',
   'sort', 'uniq', 'cut', 'diff', 'du', 'df', 'date', 'whoami', 'basename', 'dirname', 'realpath', 'jq', 'true', 'false',
+  'cd', 'git',
 ]);
 
 /** Commands whose path arguments are files they read (for `Read(...)` rules). */
@@ -221,6 +223,7 @@ export function isReadOnlyProgram(part: CommandPart): boolean {
   if (prog === 'find') return !part.argv.some((a) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(a));
   if (prog === 'sort') return !part.argv.some((a) => a === '-o' || a.startsWith('--output') || /^-[a-zA-Z]*o/.test(a));
   if (prog === 'tree') return !part.argv.some((a) => a === '-o');
+  if (prog === 'git') return isReadOnlyGit(part.argv);
   return true;
 }
 
@@ -233,6 +236,28 @@ export function isReadOnlyProgram(part: CommandPart): boolean {
  *   (observed in Claude Code); write `Bash(npm publish *)` to cover the arguments.
  */
 export function matchBashSpecifier(spec: string, command: string): boolean {
+  // A rule written as a compound command stands for one rule per part, as Claude Code saves
+  // them: `Bash(npm test && npm run lint)` allows each part, never the pair as one string —
+  // a part is judged alone, so the whole never matches anyway.
+  const specParts = compoundSpecParts(spec);
+  if (specParts) return specParts.some((p) => matchSimpleSpecifier(p, command));
+  return matchSimpleSpecifier(spec, command);
+}
+
+const specPartsCache = new Map<string, string[] | null>();
+
+/** The parts of a specifier written as a compound command (`a && b`), or null for a simple one. */
+export function compoundSpecParts(spec: string): string[] | null {
+  let parts = specPartsCache.get(spec);
+  if (parts === undefined) {
+    const lexed = /[;&|\n]/.test(spec) ? lexCommand(spec) : null;
+    parts = lexed?.ok && lexed.parts.length > 1 ? lexed.parts.map((p) => p.words.map((w) => w.raw).join(' ')) : null;
+    specPartsCache.set(spec, parts);
+  }
+  return parts;
+}
+
+function matchSimpleSpecifier(spec: string, command: string): boolean {
   const cmd = command.trim().replace(/\s+/g, ' ');
   const s = spec.trim().replace(/\s+/g, ' ');
   if (s === '*') return true;
