@@ -8,18 +8,21 @@
  *
  * The scripted model is used unless the scenario names a live model or `--live` is given; a live
  * run reads `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`) from the environment.
+ * `--permission-mode MODE` picks the mode as Claude Code's flag does (it may choose bypassPermissions,
+ * unless a settings scope says `disableBypassPermissionsMode: "disable"`; the reason goes to stderr).
  * Exit code: 0 when every run completed, 1 when any ended otherwise, 2 for a usage error.
  */
 import { readFile } from 'node:fs/promises';
 import { agentLoop, realClock, randomIds, type RunResult, type TraceEvent } from '../harness/index.ts';
 import { checkTranscript } from '../harness/loop/check-transcript.ts';
+import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/types.ts';
 import { anthropicClientFromEnv } from '../model/anthropic/client.ts';
 import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
 import { builtinScenarios, findBuiltinScenario } from '../scenarios/library/index.ts';
 import { prepareRun } from '../scenarios/prepare.ts';
 import { parseScenario, type Scenario } from '../scenarios/schema.ts';
 
-type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; trust: boolean; model?: string };
+type Args = { targets: string[]; all: boolean; quiet: boolean; live: boolean; trust: boolean; model?: string; mode?: PermissionMode };
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { targets: [], all: false, quiet: false, live: false, trust: false };
@@ -30,6 +33,11 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--live') args.live = true;
     else if (a === '--trust') args.trust = true;
     else if (a === '--model') args.model = argv[++i];
+    else if (a === '--permission-mode') {
+      const m = argv[++i];
+      if (!(PERMISSION_MODES as readonly string[]).includes(m ?? '')) usage(`--permission-mode takes one of ${PERMISSION_MODES.join(', ')}`);
+      args.mode = m as PermissionMode;
+    }
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else args.targets.push(a);
   }
@@ -40,7 +48,7 @@ function parseArgs(argv: string[]): Args {
 function usage(problem: string): never {
   const ids = builtinScenarios.map((s) => s.id).join(', ');
   process.stderr.write(
-    `run-scenario: ${problem}\nusage: npm run scenario -- <id | path.json> [--live] [--model ID] [--trust] [--quiet]\n       npm run scenario -- --all [--quiet]\nbuilt-in scenarios: ${ids}\n`,
+    `run-scenario: ${problem}\nusage: npm run scenario -- <id | path.json> [--live] [--model ID] [--trust] [--permission-mode MODE] [--quiet]\n       npm run scenario -- --all [--quiet]\nbuilt-in scenarios: ${ids}\n`,
   );
   process.exit(2);
 }
@@ -70,7 +78,7 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
   process.once('SIGINT', onSigint);
   try {
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);
-    const { input, deps } = await prepareRun({
+    const { input, deps, modeNotes } = await prepareRun({
       scenario,
       sandbox,
       ...(model ? { model } : {}),
@@ -81,7 +89,10 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
       // Built-ins ship with the app; a scenario file's hooks, allow rules and permissive modes
       // apply only with --trust (deny and ask rules always do).
       trusted: args.trust || findBuiltinScenario(scenario.id) === scenario,
+      // The flag is the CLI scope: it may choose bypassPermissions, unless a settings file disables it.
+      ...(args.mode ? { mode: args.mode } : {}),
     });
+    for (const note of modeNotes) process.stderr.write(`${scenario.id}: ${note}\n`);
     const loop = agentLoop(input, deps);
     let step = await loop.next();
     let events = 0;

@@ -116,14 +116,14 @@ function firstMatch(rules: readonly SourcedRule[], behavior: RuleBehavior, test:
   return rules.find((r) => r.behavior === behavior && test(r));
 }
 
-/** Whether an Edit/Write allow rule covers writing `target` (inside the workdir only). */
+/** Whether an Edit allow rule covers writing `target` (inside the workdir only). */
 function editAllowed(rules: readonly SourcedRule[], target: string, workdir: string): SourcedRule | undefined {
   if (!isInside(workdir, target)) return undefined;
   return rules.find(
     (r) =>
       r.behavior === 'allow' &&
       r.rule.kind === 'tool' &&
-      (r.rule.tool === 'Edit' || r.rule.tool === 'Write') &&
+      r.rule.tool === 'Edit' &&
       (r.rule.specifier === undefined || matchPathPattern(r.rule.specifier, target, workdir)),
   );
 }
@@ -183,8 +183,18 @@ export function describeNeeds(needs: readonly Need[]): string {
     .join('; ');
 }
 
+/**
+ * Claude Code does not honour `Write(...)` rules (`Edit(...)` rules govern writes): an allow of
+ * `Write(src/**)` still asks there, so here it grants nothing either. Write denies and asks still
+ * count — stricter, and the settings editor warns about every Write rule.
+ */
+function honoured(r: SourcedRule): boolean {
+  return !(r.behavior === 'allow' && r.rule.kind === 'tool' && r.rule.tool === 'Write');
+}
+
 /** The rules stage for one call. */
-export function evaluateRules(facts: CallFacts, rules: readonly SourcedRule[], workdir: string): RulesVerdict {
+export function evaluateRules(facts: CallFacts, allRules: readonly SourcedRule[], workdir: string): RulesVerdict {
+  const rules = allRules.every(honoured) ? allRules : allRules.filter(honoured);
   if (facts.kind !== 'bash') {
     for (const behavior of ['deny', 'ask', 'allow'] as const) {
       const r = firstMatch(rules, behavior, (x) => matchesCall(x, facts, workdir));
