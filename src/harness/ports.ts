@@ -87,6 +87,12 @@ export interface ModelClient {
 /** Every sandbox uses this working directory, so scenarios and traces are portable. */
 export const WORKDIR = '/home/project';
 
+/**
+ * The sandbox user's home directory (`HOME` for every command, `~` in permission rules): separate
+ * from the project, as on a real machine, so `~/.ssh/id_rsa` is outside the working directory.
+ */
+export const HOME_DIR = '/home/user';
+
 export type ExecOptions = {
   /** Absolute directory; defaults to {@link WORKDIR}. */
   cwd?: string;

@@ -4,6 +4,7 @@
  * specifier matching Claude Code uses.
  */
 import { lexCommand, type RawPart, type Word } from './bash-lexer.ts';
+import { HOME_DIR } from '../ports.ts';
 import { isReadOnlyGit } from './git-read-only.ts';
 import { resolveArgPath } from './path-match.ts';
 import { isInside } from '../util/paths.ts';
@@ -45,6 +46,16 @@ const READERS = new Set([
   'tac', 'od', 'xxd', 'hexdump', 'strings', 'base64', 'md5sum', 'sha1sum', 'sha256sum', 'stat', 'file', 'awk', 'sed',
   'source', '.', 'cp', 'column', 'fold', 'paste', 'comm', 'cmp',
 ]);
+
+/**
+ * Commands whose path arguments they list, enter or inspect without reading contents: their
+ * paths count as reads for the working-directory boundary (`ls ../..`, `cd /etc`) and for
+ * `Read(...)` deny rules (`ls secrets/`).
+ */
+const LISTERS = new Set(['ls', 'find', 'tree', 'du', 'cd', 'realpath', 'readlink', 'git']);
+
+/** Readers whose first non-flag argument is a pattern, not a file. */
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg']);
 
 /** Commands whose path arguments they create, change or delete. */
 const WRITERS = new Set(['rm', 'rmdir', 'mkdir', 'touch', 'cp', 'mv', 'tee', 'ln', 'chmod', 'chown', 'truncate', 'install']);
@@ -155,7 +166,9 @@ function analyzeRaw(raw: RawPart, cwd: string, workdir: string, origin: CommandP
   }
   const prog = argv[0] ?? '';
   const args = nonFlagArgs(argv, dynamic);
-  if (READERS.has(prog)) for (const a of args) readPaths.push(resolve(a.value));
+  if (READERS.has(prog)) for (const a of PATTERN_FIRST.has(prog) ? args.slice(1) : args) readPaths.push(resolve(a.value));
+  // git's first word is its subcommand; later words may be revisions, which resolve inside the workdir harmlessly.
+  if (LISTERS.has(prog)) for (const a of prog === 'git' ? args.slice(1) : args) readPaths.push(resolve(a.value));
   const writePaths: string[] = [];
   if (WRITERS.has(prog)) for (const a of args) writePaths.push(resolve(a.value));
   if (prog === 'sed' && argv.some((a) => a === '-i' || a.startsWith('-i') || a === '--in-place')) {
@@ -200,6 +213,8 @@ export function analyzeCommand(command: string, cwd: string, workdir: string, de
     parts.push(part);
     if (raw.origin === 'top' && part.argv[0] === 'cd' && part.argv[1] !== undefined && !part.dynamic[1]) {
       here = resolveArgPath(part.argv[1], here, workdir);
+    } else if (raw.origin === 'top' && part.argv[0] === 'cd' && part.argv.length === 1) {
+      here = HOME_DIR; // a bare cd goes home
     }
     if (part.hiddenShell !== undefined && depth < 3) {
       const inner = analyzeCommand(part.hiddenShell, here, workdir, depth + 1);

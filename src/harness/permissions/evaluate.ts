@@ -11,6 +11,7 @@ import { matchPathPattern } from './path-match.ts';
 import { PATH_RULE_TOOLS, ruleNamesTool } from './rules.ts';
 import type { DecidedBy, RuleBehavior, SourcedRule } from './types.ts';
 import { isInside } from '../util/paths.ts';
+import { readIsOutside } from './read-scope.ts';
 
 /** Something no rule settled and that needs approval (from a mode or a person). */
 export type Need =
@@ -18,7 +19,9 @@ export type Need =
   | { kind: 'redirect'; part: string; target: string }
   | { kind: 'hidden_shell'; part: string }
   | { kind: 'parse'; part: string; error: string }
-  | { kind: 'tool'; part: string };
+  | { kind: 'tool'; part: string }
+  /** A read outside the working directory and every additional directory (settled by a Read allow rule or a person). */
+  | { kind: 'outside_read'; part: string; path: string };
 
 export type PartVerdict = {
   text: string;
@@ -103,11 +106,13 @@ function matchesCall(r: SourcedRule, facts: CallFacts, workdir: string): boolean
     }
     return false;
   }
-  // A Read deny/ask also covers editing that file (observed) and grepping it (stricter than
-  // Claude Code, whose Grep skips Read rules).
+  // Read rules govern searches too (glob and grep read what they search): a Read allow lets a
+  // search outside the working directory run, a Read deny of a directory refuses searching it
+  // (files a deny covers inside a searched tree are skipped by the tools themselves).
+  if (rule.tool === 'Read' && facts.kind === 'search') return spec === undefined || matchPathPattern(spec, facts.path, workdir);
+  // A Read deny/ask also covers editing that file (observed).
   if (rule.tool === 'Read' && spec !== undefined && r.behavior !== 'allow') {
-    const covered = (facts.kind === 'file' && facts.op === 'edit') || (facts.kind === 'search' && facts.tool === 'grep');
-    return covered && facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
+    return facts.kind === 'file' && facts.op === 'edit' && facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
   }
   return false;
 }
@@ -128,7 +133,18 @@ function editAllowed(rules: readonly SourcedRule[], target: string, workdir: str
   );
 }
 
-function judgePart(part: CommandPart, rules: readonly SourcedRule[], workdir: string): PartVerdict {
+/** A Read allow rule that covers reading `path` (a bare `Read` covers every path). */
+function readAllowed(rules: readonly SourcedRule[], path: string, workdir: string): SourcedRule | undefined {
+  return rules.find(
+    (r) =>
+      r.behavior === 'allow' &&
+      r.rule.kind === 'tool' &&
+      r.rule.tool === 'Read' &&
+      (r.rule.specifier === undefined || matchPathPattern(r.rule.specifier, path, workdir)),
+  );
+}
+
+function judgePart(part: CommandPart, rules: readonly SourcedRule[], workdir: string, additional: readonly string[]): PartVerdict {
   const base = { text: part.text, command: part.command, origin: part.origin };
   const deny = firstMatch(rules, 'deny', (r) => matchesPart(r, part, workdir));
   if (deny) return { ...base, status: 'deny', reason: `denied by ${describeRule(deny)}`, decidedBy: ruleBy(deny), needs: [] };
@@ -154,6 +170,14 @@ function judgePart(part: CommandPart, rules: readonly SourcedRule[], workdir: st
       needs.push({ kind: 'command', part: part.text, argv: part.argv });
     }
   }
+  // Reads outside the working directory ask, whatever the command (Claude Code: read-only
+  // commands are confined to the working directory and additionalDirectories).
+  for (const path of new Set(part.readPaths)) {
+    if (!readIsOutside(path, workdir, additional)) continue;
+    const allow = readAllowed(rules, path, workdir);
+    if (allow) settledBy.push(`reading ${path} allowed by ${describeRule(allow)}`);
+    else needs.push({ kind: 'outside_read', part: part.text, path });
+  }
   for (const target of part.redirectTargets) {
     const allow = editAllowed(rules, target, workdir);
     if (allow) settledBy.push(`writing ${target} allowed by ${describeRule(allow)}`);
@@ -178,6 +202,8 @@ export function describeNeeds(needs: readonly Need[]): string {
           return `the command could not be parsed (${n.error})`;
         case 'tool':
           return `no rule covers ${n.part}`;
+        case 'outside_read':
+          return `"${n.part}" reads ${n.path}, outside the working directory`;
       }
     })
     .join('; ');
@@ -193,7 +219,7 @@ function honoured(r: SourcedRule): boolean {
 }
 
 /** The rules stage for one call. */
-export function evaluateRules(facts: CallFacts, allRules: readonly SourcedRule[], workdir: string): RulesVerdict {
+export function evaluateRules(facts: CallFacts, allRules: readonly SourcedRule[], workdir: string, additionalDirectories: readonly string[] = []): RulesVerdict {
   const rules = allRules.every(honoured) ? allRules : allRules.filter(honoured);
   if (facts.kind !== 'bash') {
     for (const behavior of ['deny', 'ask', 'allow'] as const) {
@@ -221,7 +247,7 @@ export function evaluateRules(facts: CallFacts, allRules: readonly SourcedRule[]
     const need: Need = { kind: 'parse', part: facts.command, error: facts.analysis.error };
     return { decision: 'ask', reason: describeNeeds([need]), decidedBy: { kind: 'default', text: 'unparseable command' }, needs: [need] };
   }
-  const parts = facts.analysis.parts.map((p) => judgePart(p, rules, workdir));
+  const parts = facts.analysis.parts.map((p) => judgePart(p, rules, workdir, additionalDirectories));
   const denied = parts.find((p) => p.status === 'deny');
   if (denied) return { decision: 'deny', reason: `"${denied.text}" is ${denied.reason}`, ...(denied.decidedBy ? { decidedBy: denied.decidedBy } : {}), parts, needs: [] };
   const asked = parts.find((p) => p.status === 'ask');

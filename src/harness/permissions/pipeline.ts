@@ -58,7 +58,7 @@ async function toolCheck(v: ValidatedCall, ctx: PermissionContext): Promise<Stag
   if (!check) return { stage: 'tool_check', decision: 'passthrough', reason: `${v.tool.name} has no check of its own` };
   let r: PermissionCheckResult;
   try {
-    r = await check(v.input, { cwd: ctx.cwd ?? ctx.workdir, workdir: ctx.workdir });
+    r = await check(v.input, { cwd: ctx.cwd ?? ctx.workdir, workdir: ctx.workdir, ...(ctx.additionalDirectories ? { additionalDirectories: ctx.additionalDirectories } : {}) });
   } catch (e) {
     // A broken check must not open the door: treat it as needing a person.
     r = { behavior: 'ask', message: `the ${v.tool.name} tool's permission check failed: ${errorText(e)}` };

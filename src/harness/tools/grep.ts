@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { basename, relativeTo } from '../util/paths.ts';
+import { checkSearch } from '../permissions/tool-checks.ts';
 import { buildTool, type ToolContext } from './tool.ts';
 import { absPath, cutLine, fail, looksBinary, safeStat, splitLines } from './shared.ts';
 import { compileGlob } from './glob-match.ts';
@@ -146,6 +147,7 @@ export function grepTool() {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     isDestructive: () => false,
+    checkPermissions: (input, ctx) => checkSearch(input.path ?? '.', ctx),
     async validateInput(input) {
       const c = compilePattern(input);
       return c.ok ? { ok: true } : c;

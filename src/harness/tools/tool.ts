@@ -32,7 +32,8 @@ export type ToolOutcome = { content: string; isError?: boolean };
 export type ValidationResult = { ok: true } | { ok: false; message: string };
 
 /** What a tool's own permission check needs: paths only, so it also runs in "what-if" replays. */
-export type ToolPermissionContext = { cwd: string; workdir: string };
+/** `additionalDirectories`: where reads may go outside `workdir` without asking (settings `permissions.additionalDirectories`). */
+export type ToolPermissionContext = { cwd: string; workdir: string; additionalDirectories?: readonly string[] };
 
 /**
  * A tool's own view of a call's risk (the `tool_check` stage of the permission pipeline):
