@@ -7,6 +7,7 @@
 import type { HookOutcome } from '../hooks/index.ts';
 import type { TextBlock, ToolResultBlock, ToolUseBlock } from '../messages.ts';
 import { permissionPipeline, type PromptAnswer, type PromptRequest } from '../permissions/pipeline.ts';
+import { searchExclusions } from '../permissions/read-scope.ts';
 import type { SessionGrants } from '../permissions/session-grants.ts';
 import type { PermissionContext } from '../permissions/types.ts';
 import { executeToolCall, validateToolCall, type ValidatedCall } from '../tools/run-tool.ts';
@@ -221,10 +222,12 @@ async function runOne(
   const { block } = p;
   const started = opts.context.clock.now();
   queue.push({ type: 'tool.started', toolUseId: block.id, name: block.name, concurrent, input: call.input });
+  const exclude = searchExclusions(opts.permissions.rules, opts.permissions.workdir);
   const ctx: ToolContext = {
     ...opts.context,
     toolUseId: block.id,
     onOutput: (chunk) => queue.push({ type: 'tool.output', toolUseId: block.id, chunk }),
+    ...(exclude ? { excludeFromSearch: exclude } : {}),
   };
   const outcome = await executeToolCall(call, ctx);
   let content = outcome.content;

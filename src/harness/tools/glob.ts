@@ -69,7 +69,8 @@ export function globTool() {
       const walk = await walkFiles(ctx.sandbox.fs, base, { skipDirs, signal: ctx.signal });
       if (ctx.signal.aborted) return fail('The search was stopped by the user.');
 
-      const matched = walk.files.filter((f) => match(relativeTo(base, f)));
+      // Files a Read deny covers are not listed: their names do not reach the model either.
+      const matched = walk.files.filter((f) => match(relativeTo(base, f)) && !ctx.excludeFromSearch?.(f));
       const withTimes = await Promise.all(
         matched.map(async (path) => {
           const s = await safeStat(ctx, path);

@@ -22,6 +22,11 @@ export type ToolContext = {
   clock: Clock;
   ids: IdGen;
   agentId: string;
+  /**
+   * Files searches must leave out (those a `Read(...)` deny or ask rule covers): `grep` and `glob`
+   * skip them silently, so nothing of them reaches the model. Absent: nothing is excluded.
+   */
+  excludeFromSearch?: (absPath: string) => boolean;
   /** The `tool_use` id of the call being run; set by the runner, used to label snapshots. */
   toolUseId?: string;
 };
