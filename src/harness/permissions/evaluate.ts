@@ -261,3 +261,14 @@ export function evaluateRules(facts: CallFacts, allRules: readonly SourcedRule[]
       : { kind: 'readonly', text: [...new Set(parts.map((p) => p.decidedBy?.text).filter(Boolean))].join(', ') || 'no command' };
   return { decision: 'allow', reason: parts.map((p) => `"${p.text}": ${p.reason}`).join('; '), decidedBy, parts, needs: [] };
 }
+
+/**
+ * Whether a rule names this call — as a deny of it would: for bash, any part of the command
+ * (`Bash(git *)` names `npm test && git push`; a `Read(.env)` names `cat .env`). Used by hook
+ * handlers' `if` conditions, which are written in permission-rule syntax.
+ */
+export function ruleNamesCall(rule: SourcedRule['rule'], facts: CallFacts, workdir: string): boolean {
+  const r: SourcedRule = { behavior: 'deny', source: 'hook-if', rule };
+  if (facts.kind === 'bash') return facts.analysis.ok && facts.analysis.parts.some((p) => matchesPart(r, p, workdir));
+  return matchesCall(r, facts, workdir);
+}
