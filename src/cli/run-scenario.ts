@@ -10,11 +10,13 @@
  * run reads `ANTHROPIC_API_KEY` (and `ANTHROPIC_BASE_URL`) from the environment.
  * `--permission-mode MODE` picks the mode as Claude Code's flag does (it may choose bypassPermissions,
  * unless a settings scope says `disableBypassPermissionsMode: "disable"`; the reason goes to stderr).
- * Exit code: 0 when every run completed, 1 when any ended otherwise, 2 for a usage error.
+ * Exit code: 0 when every run completed; 3 when the only problem was a refusal (the model declined;
+ * the API's explanation goes to stderr); 1 when any run ended otherwise; 2 for a usage error.
  */
 import { readFile } from 'node:fs/promises';
 import { agentLoop, realClock, randomIds, type RunResult, type TraceEvent } from '../harness/index.ts';
 import { checkTranscript } from '../harness/loop/check-transcript.ts';
+import { exitCodeFor } from './exit-code.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/types.ts';
 import { anthropicClientFromEnv } from '../model/anthropic/client.ts';
 import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
@@ -96,8 +98,10 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
     const loop = agentLoop(input, deps);
     let step = await loop.next();
     let events = 0;
+    let refusal: string | undefined;
     while (!step.done) {
       events++;
+      if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
       if (!args.quiet) process.stdout.write(JSON.stringify(step.value satisfies TraceEvent) + '\n');
       step = await loop.next();
     }
@@ -109,6 +113,7 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
       process.stdout.write(`${mark} ${scenario.id}: ${result.reason} after ${result.turns} turns, ${events} events${err}\n`);
     }
     for (const p of problems) process.stderr.write(`${scenario.id}: transcript problem: ${p}\n`);
+    if (refusal) process.stderr.write(`${scenario.id}: ${refusal}\n`);
     return problems.length === 0 ? result : { ...result, reason: 'model_error' };
   } finally {
     process.off('SIGINT', onSigint);
@@ -119,13 +124,11 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const scenarios = args.all ? builtinScenarios : await Promise.all(args.targets.map(loadScenario));
-  let failed = 0;
-  for (const scenario of scenarios) {
-    const result = await runOne(scenario, args);
-    if (result.reason !== 'completed') failed++;
-  }
+  const reasons: string[] = [];
+  for (const scenario of scenarios) reasons.push((await runOne(scenario, args)).reason);
+  const failed = reasons.filter((r) => r !== 'completed').length;
   if (args.quiet) process.stdout.write(`scenarios: ${scenarios.length - failed} passed, ${failed} failed\n`);
-  process.exitCode = failed === 0 ? 0 : 1;
+  process.exitCode = exitCodeFor(reasons);
 }
 
 void main();

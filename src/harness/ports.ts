@@ -5,7 +5,7 @@
  *
  * Implementations live beside the harness: `src/model/*`, `src/sandbox/*`, `src/storage/*`.
  */
-import type { AssistantBlock, ModelRequest, StopReason, Usage } from './messages.ts';
+import type { AssistantBlock, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { SessionLogEvent } from './session/types.ts';
 
 // ─── Model ──────────────────────────────────────────────────────────────────────────────────
@@ -57,7 +57,7 @@ export type ModelStreamEvent =
         | { type: 'signature_delta'; signature: string };
     }
   | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason: StopReason | null }; usage: Partial<Usage> }
+  | { type: 'message_delta'; delta: { stop_reason: StopReason | null; stop_details?: StopDetails | null }; usage: Partial<Usage> }
   | { type: 'message_stop' }
   | { type: 'ping' }
   | { type: 'error'; error: ModelError };

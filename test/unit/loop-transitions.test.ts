@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentLoop, blocksOf, toolUsesOf } from '../../src/harness/index.ts';
 import { checkTranscript } from '../../src/harness/loop/check-transcript.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME } from '../../src/harness/loop/meta-messages.ts';
+import { deriveConversation } from '../../src/ui/state/conversation.ts';
 import { drain, lastUserText, ofType, setup, transitions } from './loop-helpers.ts';
 
 describe('agentLoop: exits', () => {
@@ -49,11 +50,37 @@ describe('agentLoop: exits', () => {
     expect(checkTranscript(result.messages)).toEqual([]);
   });
 
-  it('exits with refusal when the model refuses', async () => {
-    const { input, deps } = await setup([{ content: [{ type: 'text', text: 'I cannot help with that.' }], stop_reason: 'refusal' }]);
+  it('exits with refusal when the model refuses; the refused reply is not kept, the explanation is shown', async () => {
+    const { input, deps } = await setup([
+      {
+        content: [{ type: 'text', text: 'Sure, here is how to' }],
+        stop_reason: 'refusal',
+        stop_details: { type: 'refusal', category: 'cyber', explanation: 'The request could enable malware.' },
+      },
+    ]);
     const { events, result } = await drain(input, deps);
     expect(result.reason).toBe('refusal');
     expect(transitions(events)).toEqual(['refusal']);
+    // Not sent back as if accepted: history ends with the user's prompt, nothing of the refused reply.
+    expect(result.messages).toEqual([{ role: 'user', content: 'Do the task.' }]);
+    expect(ofType(events, 'message.appended').some((e) => e.origin === 'assistant')).toBe(false);
+    expect(ofType(events, 'model.response')[0]).toMatchObject({ stopReason: 'refusal', stopDetails: { category: 'cyber', explanation: 'The request could enable malware.' } });
+    expect(ofType(events, 'transition')[0]!.detail).toMatch(/explanation \(category: cyber\): The request could enable malware\..*rephrase/);
+    // The conversation view shows the explanation on the end card, and no assistant bubble.
+    const items = deriveConversation(events, { settled: true });
+    expect(items.find((i) => i.kind === 'end')).toMatchObject({ reason: 'refusal', refusal: { category: 'cyber', explanation: 'The request could enable malware.' } });
+    expect(items.some((i) => i.kind === 'assistant')).toBe(false);
+  });
+
+  it('after a refusal a new prompt carries on from a clean history', async () => {
+    const first = await setup([{ content: [{ type: 'text', text: 'No.' }], stop_reason: 'refusal' }, { content: [{ type: 'text', text: 'Happy to help with that.' }] }]);
+    const refused = await drain(first.input, first.deps);
+    expect(ofType(refused.events, 'transition')[0]!.detail).toMatch(/gave no explanation/);
+    const next = await drain({ ...first.input, messages: [...refused.result.messages.slice(0, -1), { role: 'user', content: 'Then explain sorting.' }] }, first.deps);
+    expect(next.result.reason).toBe('completed');
+    const sent = first.client.requests[1]!.messages;
+    expect(JSON.stringify(sent)).not.toContain('No.');
+    expect(sent.every((m) => m.role === 'user')).toBe(true);
   });
 
   it('answers an unknown tool with an error result listing the tools', async () => {

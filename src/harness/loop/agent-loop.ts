@@ -25,7 +25,7 @@ import { callModel } from './call-model.ts';
 import { createContextSite } from './context-site.ts';
 import { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
-import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, stopHookFeedback } from './meta-messages.ts';
+import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refusalDetail, stopHookFeedback } from './meta-messages.ts';
 import { promptSite } from './prompt-site.ts';
 import { runTools } from './run-tools.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState, type RunResult } from './types.ts';
@@ -192,15 +192,17 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       yield emit.stamp({
         type: 'model.response',
         stopReason,
+        ...(outcome.stopDetails ? { stopDetails: outcome.stopDetails } : {}),
         usage: outcome.usage,
         totalUsage: usage,
         message: assistant,
         ms: deps.clock.now() - startedAt,
       });
 
-      // An empty assistant message is never sent back: it would be rejected by the API.
+      // An empty assistant message is never sent back: it would be rejected by the API. Nor is a
+      // refused one: sent back, it would read as an answer the model stands by (see refusalDetail).
       let msgs = messages;
-      if (blocks.length > 0) {
+      if (blocks.length > 0 && stopReason !== 'refusal') {
         const a = emit.append(msgs, assistant, 'assistant');
         msgs = a.messages;
         yield a.event;
@@ -214,7 +216,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       const base = { turn, usage, modelRetries: 0, context: cache.state, lastRequest: request, reactiveCompactUsed: false };
 
       if (stopReason === 'refusal') {
-        return yield* emit.exit('refusal', { ...state, ...base, messages: msgs }, undefined, 'The model declined to continue.');
+        return yield* emit.exit('refusal', { ...state, ...base, messages: msgs }, undefined, refusalDetail(outcome.stopDetails));
       }
 
       // The tool site: permissions, PreToolUse / PostToolUse hooks and the tools themselves.

@@ -9,6 +9,7 @@ import type {
   Message,
   MessageOrigin,
   ModelError,
+  StopDetails,
   TraceEvent,
 } from '../../harness/index.ts';
 import { blocksOf } from '../../harness/index.ts';
@@ -38,7 +39,8 @@ export type ConversationItem =
   | { kind: 'tool'; key: string; call: ToolCallView }
   | { kind: 'composing'; key: string; partialJson: string }
   | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number }
-  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError }
+  /** `refusal`: the API's stop_details, when it sent them (the refused reply itself is not in the history). */
+  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError; refusal?: StopDetails }
   /** Tools the permission pre-filter hid from the model, shown once at the top of the run. */
   | { kind: 'prefilter'; key: string; hidden: { name: string; rule: string }[] };
 
@@ -199,6 +201,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
   let lastIndex = -1;
   /** Where the stored history's index 0 sits in this view (it moves when a layer rewrites the history). */
   let indexOffset = 0;
+  let lastStopDetails: StopDetails | undefined;
 
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -221,6 +224,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
       }
       case 'model.response':
         inflightResponse = e.message;
+        lastStopDetails = e.stopDetails;
         failing = null;
         break;
       case 'model.error': {
@@ -262,7 +266,14 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
         inflightResponse = null;
         extras.push({
           at: lastIndex,
-          item: { kind: 'end', key: `end.${run}.${i}`, reason: e.reason, turns: e.turns, error: e.error },
+          item: {
+            kind: 'end',
+            key: `end.${run}.${i}`,
+            reason: e.reason,
+            turns: e.turns,
+            error: e.error,
+            ...(e.reason === 'refusal' ? { refusal: lastStopDetails ?? { type: 'refusal' as const, category: null, explanation: null } } : {}),
+          },
         });
         break;
     }
