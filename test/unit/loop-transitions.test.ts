@@ -210,12 +210,53 @@ describe('agentLoop: continue sites', () => {
   });
 
   it('model_retry is bounded; then the run ends with model_error', async () => {
-    const f = { fault: { kind: 'http' as const, status: 529 } };
+    const f = { fault: { kind: 'http' as const, status: 500 } };
     const { input, deps } = await setup([f, f, f], { input: { budgets: { modelRetries: 2 } } });
     const { events, result } = await drain(input, deps);
     expect(transitions(events)).toEqual(['model_retry', 'model_retry', 'model_error']);
     expect(result.reason).toBe('model_error');
+    expect(result.error?.kind).toBe('server');
+  });
+
+  it('overloaded (529) has a longer budget that rides out a short outage, on an exact schedule', async () => {
+    const f = { fault: { kind: 'http' as const, status: 529 } };
+    const { input, deps, clock } = await setup([...Array(10).fill(f), { content: [{ type: 'text', text: 'back' }] }]);
+    const { events, result } = await drain(input, deps);
+    expect(result.reason).toBe('completed');
+    expect(clock.sleeps).toEqual([500, 1000, 2000, 4000, 8000, 16000, 16000, 16000, 16000, 16000]);
+    const waited = clock.sleeps.reduce((a, b) => a + b, 0);
+    expect(waited).toBeGreaterThanOrEqual(60_000);
+    expect(waited).toBeLessThanOrEqual(120_000);
+    expect(ofType(events, 'model.error').map((e) => e.retryInMs)).toEqual(clock.sleeps);
+    expect(ofType(events, 'transition')[9]!.detail).toBe('retry 10 of 10 after overloaded');
+  });
+
+  it('a permanent 529 gives up after the overloaded budget; a 500 keeps the short one', async () => {
+    const f = { fault: { kind: 'http' as const, status: 529 } };
+    const { input, deps } = await setup(Array(12).fill(f));
+    const { events, result } = await drain(input, deps);
+    expect(transitions(events).filter((t) => t === 'model_retry')).toHaveLength(10);
     expect(result.error?.kind).toBe('overloaded');
+    const s = { fault: { kind: 'http' as const, status: 500 } };
+    const short = await setup(Array(6).fill(s));
+    const out = await drain(short.input, short.deps);
+    expect(transitions(out.events).filter((t) => t === 'model_retry')).toHaveLength(4);
+  });
+
+  it('retry-after is honoured up to the ceiling; past it the run stops and names the wait asked for', async () => {
+    const ok = await setup([{ fault: { kind: 'http', status: 429, retryAfterSeconds: 60 } }, { content: [{ type: 'text', text: 'ok' }] }]);
+    const fine = await drain(ok.input, ok.deps);
+    expect(fine.result.reason).toBe('completed');
+    expect(ok.clock.sleeps).toEqual([60_000]);
+
+    const long = await setup([{ fault: { kind: 'http', status: 429, retryAfterSeconds: 3600 } }, { content: [{ type: 'text', text: 'never' }] }]);
+    const { events, result } = await drain(long.input, long.deps);
+    expect(long.clock.sleeps).toEqual([]);
+    expect(result.reason).toBe('model_error');
+    expect(result.error).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(result.error!.message).toMatch(/asked to wait 1 h 0 min before retrying — longer than the 1 min this run waits/);
+    expect(ofType(events, 'model.error')[0]).not.toHaveProperty('retryInMs');
+    expect(long.client.requests).toHaveLength(1);
   });
 
   it('a 401 fails fast without retrying', async () => {

@@ -20,13 +20,13 @@ import type { ModelError } from '../ports.ts';
 import { FileState } from '../tools/file-state.ts';
 import { toolSchemaOf } from '../tools/tool.ts';
 import type { TraceEvent, TransitionReason } from '../trace.ts';
-import { backoffMs } from './backoff.ts';
 import { callModel } from './call-model.ts';
 import { createContextSite } from './context-site.ts';
 import { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refusalDetail, stopHookFeedback } from './meta-messages.ts';
 import { promptSite } from './prompt-site.ts';
+import { planRetry } from './retry-policy.ts';
 import { runTools } from './run-tools.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState, type RunResult } from './types.ts';
 
@@ -131,8 +131,13 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           }
           return yield* emit.exit('aborted', { ...state, messages: msgs, turn, usage, context: prep.nextState }, undefined, 'Stopped by the user.');
         }
-        if (error.retryable && state.modelRetries < budgets.modelRetries) {
-          const delay = error.retryAfterMs ?? backoffMs(state.modelRetries, budgets.maxBackoffMs);
+        const retry = planRetry(error, state.modelRetries, budgets);
+        if (retry.kind === 'too_long') {
+          yield emit.stamp({ type: 'model.error', error: retry.error, attempt });
+          return yield* emit.exit('model_error', { ...state, messages, turn, usage, context: prep.nextState }, retry.error, `${error.kind}: the server asked for a longer wait than this run allows`);
+        }
+        if (retry.kind === 'wait') {
+          const delay = retry.delayMs;
           yield emit.stamp({ type: 'model.error', error, attempt, retryInMs: delay });
           try {
             await deps.clock.sleep(delay, signal);
@@ -150,7 +155,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
             context: prep.nextState,
             lastRequest: state.lastRequest,
             reactiveCompactUsed: state.reactiveCompactUsed,
-            transition: { reason: 'model_retry', detail: `retry ${state.modelRetries + 1} of ${budgets.modelRetries} after ${error.kind}` },
+            transition: { reason: 'model_retry', detail: `retry ${state.modelRetries + 1} of ${retry.budget} after ${error.kind}` },
           };
           yield emit.next('model_retry', state.transition!.detail);
           continue;

@@ -38,7 +38,11 @@ export type ConversationItem =
   | { kind: 'assistant'; key: string; text: string; thinking: string; streaming: boolean }
   | { kind: 'tool'; key: string; call: ToolCallView }
   | { kind: 'composing'; key: string; partialJson: string }
-  | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number }
+  /**
+   * `retry`: while the loop waits to retry, `waiting` until `retryAt` (the event's clock + the
+   * wait); `retried` once the next attempt went out; `stopped` when the run ended during the wait.
+   */
+  | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number; retryAt?: number; retry?: 'waiting' | 'retried' | 'stopped' }
   /** `refusal`: the API's stop_details, when it sent them (the refused reply itself is not in the history). */
   | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError; refusal?: StopDetails }
   /** Tools the permission pre-filter hid from the model, shown once at the top of the run. */
@@ -213,6 +217,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
       case 'model.request':
         inflight = { text: new Map(), thinking: new Map(), json: new Map() };
         inflightResponse = null;
+        if (failing?.item.kind === 'error' && failing.item.retry === 'waiting') failing.item = { ...failing.item, retry: 'retried' };
         break;
       case 'model.delta': {
         if (!inflight) break;
@@ -237,6 +242,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
           error: e.error,
           attempt: e.attempt,
           retryInMs: e.retryInMs,
+          ...(e.retryInMs !== undefined ? { retryAt: e.ts + e.retryInMs, retry: 'waiting' as const } : {}),
         };
         if (failing) failing.item = item;
         else {
@@ -264,6 +270,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
       case 'run.end':
         inflight = null;
         inflightResponse = null;
+        if (failing?.item.kind === 'error' && failing.item.retry === 'waiting') failing.item = { ...failing.item, retry: 'stopped' };
         extras.push({
           at: lastIndex,
           item: {
