@@ -49,6 +49,8 @@ test('a refusal shows the API explanation and the prompt box stays usable', asyn
   // The refused reply is not shown as an answer.
   expect(await page.getByTestId('conversation').locator('[data-testid="msg"][data-role="assistant"]').count()).toBe(0);
   await page.screenshot({ path: 'test-results/refusal-card.png' });
+  await page.getByTestId('theme-toggle').click();
+  await page.screenshot({ path: 'test-results/refusal-card-dark.png' });
   // Carry on: a new prompt runs.
   await page.getByTestId('prompt-input').fill('Then explain sorting.');
   await page.getByTestId('btn-send').click();
