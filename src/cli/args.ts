@@ -2,6 +2,7 @@
  * The headless runner's command line: parsing (a typed result, never an exit from here) and the
  * `--help` text. Exit codes are defined here too, so the help and the runner cannot disagree.
  */
+import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/types.ts';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -19,6 +20,8 @@ export type CliArgs = {
   trust: boolean;
   model?: string;
   maxTurns?: number;
+  /** The permission mode, as Claude Code's `--permission-mode` (the CLI settings scope). */
+  mode?: PermissionMode;
   /** Messages queued as if typed while the agent works (see `parseSteerFile`). */
   steerFile?: string;
   help: boolean;
@@ -32,6 +35,8 @@ export const EXIT = {
   runFailed: 1,
   /** The command line or an input file was wrong; nothing ran. */
   usage: 2,
+  /** The only problem was a refusal: the model declined (the API's explanation is on stderr). */
+  refusal: 3,
   /** Stopped with Ctrl-C. */
   interrupted: 130,
 } as const;
@@ -100,6 +105,12 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         args.maxTurns = n;
         break;
       }
+      case '--permission-mode': {
+        const v = value();
+        if (v === null || !(PERMISSION_MODES as readonly string[]).includes(v)) return { ok: false, problem: `--permission-mode takes one of ${PERMISSION_MODES.join(', ')}` };
+        args.mode = v as PermissionMode;
+        break;
+      }
       case '--steer-file': {
         const v = value();
         if (v === null) return { ok: false, problem: '--steer-file needs a path (one message per line; `@N text` pins a line to model call N)' };
@@ -148,6 +159,8 @@ Options
   --live                    use the Anthropic API even for a scripted scenario
   --model ID                model id for a live run (default claude-sonnet-5-5)
   --max-turns N             stop after N model calls
+  --permission-mode MODE    ${PERMISSION_MODES.join(', ')}; bypassPermissions is refused when a
+                            settings file says disableBypassPermissionsMode: "disable"
   --steer-file PATH         queue messages as if typed while the agent works: one per line,
                             each delivered at the next safe point ("@N text" pins a line to
                             model call N; "#" lines are comments)
@@ -164,6 +177,7 @@ Exit codes
   ${EXIT.ok}    every run completed
   ${EXIT.runFailed}    a run ended otherwise (model error, max turns, refusal, stopped by a hook)
   ${EXIT.usage}    bad command line or input file; nothing ran
+  ${EXIT.refusal}    the model declined (refusal); the API's explanation is on stderr
   ${EXIT.interrupted}  stopped with Ctrl-C
 
 Built-in scenarios

@@ -18,6 +18,7 @@ import type { ScopedSettings } from '../harness/settings/merge.ts';
 import type { Scenario } from '../scenarios/schema.ts';
 import type { ScriptedSteer } from '../harness/agents/steering/inbox.ts';
 import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
+import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
 
@@ -118,7 +119,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(plan.dir?.settings.project ? [{ source: 'project', settings: plan.dir.settings.project }] : []),
     ];
     const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
-    const { input, deps } = await prepareRun({
+    const { input, deps, modeNotes } = await prepareRun({
       scenario: withTurns,
       sandbox,
       ...(model ? { model } : {}),
@@ -129,16 +130,21 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ids: randomIds,
       signal,
       trusted: plan.trusted,
+      // The flag is the CLI scope: it may choose bypassPermissions, unless a settings file disables it.
+      ...(args.mode ? { mode: args.mode } : {}),
       skillFiles: await nodeSkillLoader()(),
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
     });
+    for (const note of modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     const loop = agentLoop(input, deps);
     let step = await loop.next();
     let events = 0;
+    let refusal: string | undefined;
     while (!step.done) {
       events++;
+      if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
       printer.event(step.value);
       step = await loop.next();
     }
@@ -146,6 +152,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     const problems = checkTranscript(result.messages);
     for (const p of problems) out.stderr(`${scenario.id}: transcript problem: ${p}\n`);
     if (problems.length > 0) result = { ...result, reason: 'model_error' };
+    if (refusal) out.stderr(`${scenario.id}: ${refusal}\n`);
     const wb = plan.dir && args.writeBack ? await writeBack(plan.dir, await sandboxFiles(sandbox)) : undefined;
     printer.finish(scenario.id, result, { notes, ...(wb ? { writeBack: wb } : {}) });
     if (args.quiet) {
@@ -193,7 +200,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   try {
     const list = await plans(args);
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
-    let failed = 0;
+    const reasons: string[] = [];
     let aborted = false;
     for (const plan of list) {
       // One signal per run: listeners a run leaves on it (tools, hooks, sleeps) go with the run.
@@ -202,11 +209,12 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
       controller.signal.addEventListener('abort', relay, { once: true });
       const r = await runOne(plan, args, out, run.signal, steers).finally(() => controller.signal.removeEventListener('abort', relay));
       if (r.reason === 'aborted') aborted = true;
-      if (r.reason !== 'completed') failed++;
+      reasons.push(r.reason);
       if (aborted) break;
     }
+    const failed = reasons.filter((r) => r !== 'completed').length;
     if (args.quiet) out.stdout(`scenarios: ${list.length - failed} passed, ${failed} failed\n`);
-    return aborted ? EXIT.interrupted : failed === 0 ? EXIT.ok : EXIT.runFailed;
+    return aborted ? EXIT.interrupted : exitCodeFor(reasons);
   } catch (e) {
     if (e instanceof UsageError) {
       out.stderr(`harness-playground: ${e.message}\n`);

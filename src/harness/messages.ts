@@ -66,6 +66,12 @@ export type StopReason =
   | 'refusal'
   | 'model_context_window_exceeded';
 
+/**
+ * Why the API stopped, beyond `stop_reason`: for a `refusal`, the policy category (or null) and a
+ * human-readable explanation (or null), as the Messages API sends them in `stop_details`.
+ */
+export type StopDetails = { type: 'refusal'; category: string | null; explanation: string | null };
+
 export type Usage = {
   input_tokens: number;
   output_tokens: number;

@@ -5,7 +5,7 @@
  *
  * Implementations live beside the harness: `src/model/*`, `src/sandbox/*`, `src/storage/*`.
  */
-import type { AssistantBlock, ModelRequest, StopReason, Usage } from './messages.ts';
+import type { AssistantBlock, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { SessionLogEvent } from './session/types.ts';
 import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 // Leaf types live in `leaf-types.ts` (which imports none of ports / trace / session), so trace.ts
@@ -32,7 +32,7 @@ export type ModelStreamEvent =
         | { type: 'signature_delta'; signature: string };
     }
   | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason: StopReason | null }; usage: Partial<Usage> }
+  | { type: 'message_delta'; delta: { stop_reason: StopReason | null; stop_details?: StopDetails | null }; usage: Partial<Usage> }
   | { type: 'message_stop' }
   | { type: 'ping' }
   | { type: 'error'; error: ModelError };
@@ -61,6 +61,12 @@ export interface ModelClient {
 
 /** Every sandbox uses this working directory, so scenarios and traces are portable. */
 export const WORKDIR = '/home/project';
+
+/**
+ * The sandbox user's home directory (`HOME` for every command, `~` in permission rules): separate
+ * from the project, as on a real machine, so `~/.ssh/id_rsa` is outside the working directory.
+ */
+export const HOME_DIR = '/home/user';
 
 export type ExecOptions = {
   /** Absolute directory; defaults to {@link WORKDIR}. */

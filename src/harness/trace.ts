@@ -6,7 +6,7 @@
  * The union is open by design: later layers (permissions, hooks, context, agents, session) add
  * their own groups here.
  */
-import type { Message, ModelRequest, StopReason, Usage } from './messages.ts';
+import type { Message, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, StageDecision, StageName } from './permissions/types.ts';
@@ -169,6 +169,8 @@ type EventBody =
   | {
       type: 'model.response';
       stopReason: StopReason | null;
+      /** The API's `stop_details` when it sent one (a refusal's category and explanation). */
+      stopDetails?: StopDetails;
       usage: Usage;
       /** Usage summed over the whole run so far. */
       totalUsage: Usage;

@@ -5,7 +5,7 @@
  *
  * Timeouts are small (hundreds of ms) so the whole suite runs in a few seconds.
  */
-import { SandboxFsError, WORKDIR } from '../harness/ports.ts';
+import { HOME_DIR, SandboxFsError, WORKDIR } from '../harness/ports.ts';
 import type { ExecResult, Sandbox } from '../harness/ports.ts';
 
 export type ContractCase = { name: string; run(sb: Sandbox): Promise<void> };
@@ -80,6 +80,18 @@ export const contractCases: ContractCase[] = [
       expectEqual(r.stdout.trim(), WORKDIR, 'pwd output');
       const home = await sb.exec('echo "$HOME"');
       expectTrue(home.stdout.trim().startsWith('/'), 'HOME is set to an absolute path', home.stdout);
+    },
+  },
+  {
+    name: 'the home directory is real and separate from the project',
+    async run(sb) {
+      const home = await sb.exec('echo "$HOME"; cd ~ && pwd');
+      expectExit(home, 0, 'cd ~');
+      expectEqual(home.stdout, `${HOME_DIR}\n${HOME_DIR}\n`, 'HOME and cd ~');
+      expectEqual((await sb.fs.stat(HOME_DIR))?.kind, 'dir', 'stat(home).kind');
+      await sb.exec('mkdir -p ~/.ssh && echo secret > ~/.ssh/id_rsa');
+      expectEqual(await sb.fs.readFile(`${HOME_DIR}/.ssh/id_rsa`), 'secret\n', 'a file written under ~ is in the home directory');
+      expectEqual(await sb.fs.stat(`${WORKDIR}/.ssh/id_rsa`), null, 'and not in the project');
     },
   },
   {

@@ -16,7 +16,7 @@ import type { PermissionMode } from '../harness/permissions/types.ts';
 import type { JsHookRunner, MemoryStore } from '../harness/ports.ts';
 import { prepareMemory } from '../harness/memory/prepare.ts';
 import { withUserContent } from '../harness/loop/history.ts';
-import { mergeSettings, permissionContextOf, type ScopedSettings } from '../harness/settings/merge.ts';
+import { mergeSettings, permissionContextOf, resolveMode, type ScopedSettings } from '../harness/settings/merge.ts';
 import { applyTrust } from '../harness/trust/trust.ts';
 import { documentKey } from '../harness/trust/document-key.ts';
 import { memoryStoreForRun, type RunDocument } from './memory-policy.ts';
@@ -105,7 +105,8 @@ export type PrepareOptions = {
   agentTools?: AgentFeature[];
 };
 
-export type PreparedRun = { input: LoopInput; deps: LoopDeps };
+/** `modeNotes`: why a mode the settings or the caller asked for is not the one in force (empty when it is). */
+export type PreparedRun = { input: LoopInput; deps: LoopDeps; modeNotes: string[] };
 
 export class ScenarioModelMissingError extends Error {}
 
@@ -208,7 +209,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     // A scripted model has no turn to spare for a summary: summarise without a model.
     ...(opts.model ? {} : { summarize: deterministicSummarizer }),
   };
-  return { input, deps };
+  const chosen = resolveMode(merged, opts.mode);
+  return { input, deps, modeNotes: [...merged.modeNotes, ...(chosen.note ? [chosen.note] : [])] };
 }
 
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentLoop, blocksOf, toolUsesOf } from '../../src/harness/index.ts';
 import { checkTranscript } from '../../src/harness/loop/check-transcript.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME } from '../../src/harness/loop/meta-messages.ts';
+import { deriveConversation } from '../../src/ui/state/conversation.ts';
 import { drain, lastUserText, ofType, setup, transitions } from './loop-helpers.ts';
 
 describe('agentLoop: exits', () => {
@@ -49,11 +50,37 @@ describe('agentLoop: exits', () => {
     expect(checkTranscript(result.messages)).toEqual([]);
   });
 
-  it('exits with refusal when the model refuses', async () => {
-    const { input, deps } = await setup([{ content: [{ type: 'text', text: 'I cannot help with that.' }], stop_reason: 'refusal' }]);
+  it('exits with refusal when the model refuses; the refused reply is not kept, the explanation is shown', async () => {
+    const { input, deps } = await setup([
+      {
+        content: [{ type: 'text', text: 'Sure, here is how to' }],
+        stop_reason: 'refusal',
+        stop_details: { type: 'refusal', category: 'cyber', explanation: 'The request could enable malware.' },
+      },
+    ]);
     const { events, result } = await drain(input, deps);
     expect(result.reason).toBe('refusal');
     expect(transitions(events)).toEqual(['refusal']);
+    // Not sent back as if accepted: history ends with the user's prompt, nothing of the refused reply.
+    expect(result.messages).toEqual([{ role: 'user', content: 'Do the task.' }]);
+    expect(ofType(events, 'message.appended').some((e) => e.origin === 'assistant')).toBe(false);
+    expect(ofType(events, 'model.response')[0]).toMatchObject({ stopReason: 'refusal', stopDetails: { category: 'cyber', explanation: 'The request could enable malware.' } });
+    expect(ofType(events, 'transition')[0]!.detail).toMatch(/explanation \(category: cyber\): The request could enable malware\..*rephrase/);
+    // The conversation view shows the explanation on the end card, and no assistant bubble.
+    const items = deriveConversation(events, { settled: true });
+    expect(items.find((i) => i.kind === 'end')).toMatchObject({ reason: 'refusal', refusal: { category: 'cyber', explanation: 'The request could enable malware.' } });
+    expect(items.some((i) => i.kind === 'assistant')).toBe(false);
+  });
+
+  it('after a refusal a new prompt carries on from a clean history', async () => {
+    const first = await setup([{ content: [{ type: 'text', text: 'No.' }], stop_reason: 'refusal' }, { content: [{ type: 'text', text: 'Happy to help with that.' }] }]);
+    const refused = await drain(first.input, first.deps);
+    expect(ofType(refused.events, 'transition')[0]!.detail).toMatch(/gave no explanation/);
+    const next = await drain({ ...first.input, messages: [...refused.result.messages.slice(0, -1), { role: 'user', content: 'Then explain sorting.' }] }, first.deps);
+    expect(next.result.reason).toBe('completed');
+    const sent = first.client.requests[1]!.messages;
+    expect(JSON.stringify(sent)).not.toContain('No.');
+    expect(sent.every((m) => m.role === 'user')).toBe(true);
   });
 
   it('answers an unknown tool with an error result listing the tools', async () => {
@@ -183,12 +210,53 @@ describe('agentLoop: continue sites', () => {
   });
 
   it('model_retry is bounded; then the run ends with model_error', async () => {
-    const f = { fault: { kind: 'http' as const, status: 529 } };
+    const f = { fault: { kind: 'http' as const, status: 500 } };
     const { input, deps } = await setup([f, f, f], { input: { budgets: { modelRetries: 2 } } });
     const { events, result } = await drain(input, deps);
     expect(transitions(events)).toEqual(['model_retry', 'model_retry', 'model_error']);
     expect(result.reason).toBe('model_error');
+    expect(result.error?.kind).toBe('server');
+  });
+
+  it('overloaded (529) has a longer budget that rides out a short outage, on an exact schedule', async () => {
+    const f = { fault: { kind: 'http' as const, status: 529 } };
+    const { input, deps, clock } = await setup([...Array(10).fill(f), { content: [{ type: 'text', text: 'back' }] }]);
+    const { events, result } = await drain(input, deps);
+    expect(result.reason).toBe('completed');
+    expect(clock.sleeps).toEqual([500, 1000, 2000, 4000, 8000, 16000, 16000, 16000, 16000, 16000]);
+    const waited = clock.sleeps.reduce((a, b) => a + b, 0);
+    expect(waited).toBeGreaterThanOrEqual(60_000);
+    expect(waited).toBeLessThanOrEqual(120_000);
+    expect(ofType(events, 'model.error').map((e) => e.retryInMs)).toEqual(clock.sleeps);
+    expect(ofType(events, 'transition')[9]!.detail).toBe('retry 10 of 10 after overloaded');
+  });
+
+  it('a permanent 529 gives up after the overloaded budget; a 500 keeps the short one', async () => {
+    const f = { fault: { kind: 'http' as const, status: 529 } };
+    const { input, deps } = await setup(Array(12).fill(f));
+    const { events, result } = await drain(input, deps);
+    expect(transitions(events).filter((t) => t === 'model_retry')).toHaveLength(10);
     expect(result.error?.kind).toBe('overloaded');
+    const s = { fault: { kind: 'http' as const, status: 500 } };
+    const short = await setup(Array(6).fill(s));
+    const out = await drain(short.input, short.deps);
+    expect(transitions(out.events).filter((t) => t === 'model_retry')).toHaveLength(4);
+  });
+
+  it('retry-after is honoured up to the ceiling; past it the run stops and names the wait asked for', async () => {
+    const ok = await setup([{ fault: { kind: 'http', status: 429, retryAfterSeconds: 60 } }, { content: [{ type: 'text', text: 'ok' }] }]);
+    const fine = await drain(ok.input, ok.deps);
+    expect(fine.result.reason).toBe('completed');
+    expect(ok.clock.sleeps).toEqual([60_000]);
+
+    const long = await setup([{ fault: { kind: 'http', status: 429, retryAfterSeconds: 3600 } }, { content: [{ type: 'text', text: 'never' }] }]);
+    const { events, result } = await drain(long.input, long.deps);
+    expect(long.clock.sleeps).toEqual([]);
+    expect(result.reason).toBe('model_error');
+    expect(result.error).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(result.error!.message).toMatch(/asked to wait 1 h 0 min before retrying — longer than the 1 min this run waits/);
+    expect(ofType(events, 'model.error')[0]).not.toHaveProperty('retryInMs');
+    expect(long.client.requests).toHaveLength(1);
   });
 
   it('a 401 fails fast without retrying', async () => {

@@ -98,6 +98,20 @@ describe('anthropic client: streaming', () => {
     expect(events.find((e) => e.type === 'message_delta')).toMatchObject({ delta: { stop_reason: 'tool_use' } });
   });
 
+  it("carries a refusal's stop_details (category and explanation) through the SDK", async () => {
+    const events = await play({
+      content: [{ type: 'text', text: 'I can' }],
+      stop_reason: 'refusal',
+      stop_details: { type: 'refusal', category: 'cyber', explanation: 'This looks like malware development.' },
+    });
+    expect(events.find((e) => e.type === 'message_delta')).toMatchObject({
+      delta: { stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: 'This looks like malware development.' } },
+    });
+    // A normal stop has none (the wire's stop_details: null is dropped).
+    const plain = await play({ content: [{ type: 'text', text: 'hi' }] });
+    expect(plain.find((e) => e.type === 'message_delta')).not.toHaveProperty('delta.stop_details');
+  });
+
   it('streams thinking and its signature', async () => {
     const events = await play({ content: [{ type: 'thinking', thinking: 'Let me think about this carefully.' }, { type: 'text', text: 'Done.' }] });
     expect(events.find((e) => e.type === 'content_block_start')).toMatchObject({ index: 0, content_block: { type: 'thinking' } });

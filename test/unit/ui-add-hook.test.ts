@@ -20,4 +20,11 @@ describe('addHook', () => {
     const r = parseSettings(JSON.stringify(s), 'json');
     expect(r.ok).toBe(true);
   });
+
+  it('keeps an "if" condition on the hook, and the result validates', () => {
+    const out = addHook({}, { event: 'PreToolUse', matcher: 'Bash', if: ' Bash(git push *) ', type: 'command', command: 'exit 2' });
+    expect(out.hooks?.PreToolUse?.[0]?.hooks[0]).toEqual({ type: 'command', if: 'Bash(git push *)', command: 'exit 2' });
+    const none = addHook({}, { event: 'PreToolUse', matcher: 'Bash', if: '  ', type: 'command', command: 'x' });
+    expect(none.hooks?.PreToolUse?.[0]?.hooks[0]).not.toHaveProperty('if');
+  });
 });

@@ -11,6 +11,7 @@
  * rather than being dropped silently.
  */
 import { z } from 'zod';
+import { parseRule } from '../permissions/rules.ts';
 
 /** Every hook event, in the order a session meets them. */
 export const HOOK_EVENTS = [
@@ -43,14 +44,22 @@ const timeoutSchema = z
   .positive({ error: 'timeout must be a positive number of seconds' })
   .max(3600, { error: 'timeout is in seconds and at most 3600 (one hour)' });
 
+/** A handler's `if`: permission-rule syntax (`Bash(git *)`); the handler runs only for tool calls it names. */
+const conditionSchema = z.string().superRefine((text, ctx) => {
+  const parsed = parseRule(text);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `"if" takes a permission rule, e.g. "Bash(git *)": ${parsed.error}` });
+});
+
 export const commandHookSchema = z.object({
   type: z.literal('command'),
+  if: conditionSchema.optional(),
   command: z.string().trim().min(1, { error: 'a command hook needs a non-empty "command"' }),
   timeout: timeoutSchema.optional(),
 });
 
 export const jsHookSchema = z.object({
   type: z.literal('js'),
+  if: conditionSchema.optional(),
   /** Shown in traces and the hooks timeline; defaults to `js hook`. */
   name: z.string().optional(),
   /** The body of `async function (input) { … }`; see `JsHookRunner` in ports.ts. */

@@ -14,6 +14,7 @@ import { aggregateVerdicts, type HookOutcome } from './aggregate.ts';
 import { DEFAULT_HOOK_TIMEOUT_S, type HookDefinition, type HookEventName, type HooksConfig } from './config.ts';
 import type { HookInput } from './input.ts';
 import { interpretHookResult, type HookProcessResult, type HookVerdict } from './interpret.ts';
+import { hookConditionHolds } from './condition.ts';
 import { compileMatcher, matcherSubject, matches } from './matcher.ts';
 
 export type { HookOutcome } from './aggregate.ts';
@@ -67,6 +68,7 @@ export async function* runHooks(
     }
     if (!matches(compiled, subject)) continue;
     for (const hook of group.hooks) {
+      if (!hookConditionHolds(hook.if, input)) continue;
       // Claude Code runs identical hooks once even when several groups list them.
       const key = hook.type === 'command' ? `command\u0000${hook.command}` : `js\u0000${hook.code}`;
       if (seen.has(key)) continue;

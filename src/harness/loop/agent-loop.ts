@@ -20,13 +20,13 @@ import type { ModelError } from '../ports.ts';
 import { FileState } from '../tools/file-state.ts';
 import { toolSchemaOf } from '../tools/tool.ts';
 import type { TraceEvent, TransitionReason } from '../trace.ts';
-import { backoffMs } from './backoff.ts';
 import { callModel } from './call-model.ts';
 import { createContextSite } from './context-site.ts';
 import { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
-import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, stopHookFeedback } from './meta-messages.ts';
+import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refusalDetail, stopHookFeedback } from './meta-messages.ts';
 import { promptSite } from './prompt-site.ts';
+import { planRetry } from './retry-policy.ts';
 import { runTools } from './run-tools.ts';
 import { createAgentsSite } from '../agents/site.ts';
 import { SessionGrants } from '../permissions/session-grants.ts';
@@ -139,8 +139,13 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           }
           return yield* emit.exit('aborted', { ...state, messages: msgs, turn, usage, context: prep.nextState }, undefined, 'Stopped by the user.');
         }
-        if (error.retryable && state.modelRetries < budgets.modelRetries) {
-          const delay = error.retryAfterMs ?? backoffMs(state.modelRetries, budgets.maxBackoffMs);
+        const retry = planRetry(error, state.modelRetries, budgets);
+        if (retry.kind === 'too_long') {
+          yield emit.stamp({ type: 'model.error', error: retry.error, attempt });
+          return yield* emit.exit('model_error', { ...state, messages, turn, usage, context: prep.nextState }, retry.error, `${error.kind}: the server asked for a longer wait than this run allows`);
+        }
+        if (retry.kind === 'wait') {
+          const delay = retry.delayMs;
           yield emit.stamp({ type: 'model.error', error, attempt, retryInMs: delay });
           try {
             await deps.clock.sleep(delay, signal);
@@ -158,7 +163,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
             context: prep.nextState,
             lastRequest: state.lastRequest,
             reactiveCompactUsed: state.reactiveCompactUsed,
-            transition: { reason: 'model_retry', detail: `retry ${state.modelRetries + 1} of ${budgets.modelRetries} after ${error.kind}` },
+            transition: { reason: 'model_retry', detail: `retry ${state.modelRetries + 1} of ${retry.budget} after ${error.kind}` },
           };
           yield emit.next('model_retry', state.transition!.detail);
           continue;
@@ -200,15 +205,17 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       yield emit.stamp({
         type: 'model.response',
         stopReason,
+        ...(outcome.stopDetails ? { stopDetails: outcome.stopDetails } : {}),
         usage: outcome.usage,
         totalUsage: usage,
         message: assistant,
         ms: deps.clock.now() - startedAt,
       });
 
-      // An empty assistant message is never sent back: it would be rejected by the API.
+      // An empty assistant message is never sent back: it would be rejected by the API. Nor is a
+      // refused one: sent back, it would read as an answer the model stands by (see refusalDetail).
       let msgs = messages;
-      if (blocks.length > 0) {
+      if (blocks.length > 0 && stopReason !== 'refusal') {
         const a = emit.append(msgs, assistant, 'assistant');
         msgs = a.messages;
         yield a.event;
@@ -222,7 +229,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       const base = { turn, usage, modelRetries: 0, context: cache.state, lastRequest: request, reactiveCompactUsed: false };
 
       if (stopReason === 'refusal') {
-        return yield* emit.exit('refusal', { ...state, ...base, messages: msgs }, undefined, 'The model declined to continue.');
+        return yield* emit.exit('refusal', { ...state, ...base, messages: msgs }, undefined, refusalDetail(outcome.stopDetails));
       }
 
       // The tool site: permissions, PreToolUse / PostToolUse hooks and the tools themselves.

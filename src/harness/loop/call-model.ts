@@ -2,7 +2,7 @@
  * One model call: streams the reply, yields each delta as a trace event body, and returns the
  * assembled message or the error that ended the stream. Never throws.
  */
-import type { AssistantBlock, ModelRequest, StopReason, Usage } from '../messages.ts';
+import type { AssistantBlock, ModelRequest, StopDetails, StopReason, Usage } from '../messages.ts';
 import type { ModelClient, ModelError } from '../ports.ts';
 import type { TraceEventBody } from '../trace.ts';
 import { StreamAccumulator, type MalformedToolUse } from './stream-accumulator.ts';
@@ -12,6 +12,8 @@ export type ModelCallOutcome =
       ok: true;
       blocks: AssistantBlock[];
       stopReason: StopReason | null;
+      /** The API's `stop_details` (a refusal's category and explanation), when sent. */
+      stopDetails?: StopDetails;
       usage: Usage;
       malformed: MalformedToolUse[];
     }
@@ -81,6 +83,7 @@ export async function* callModel(
     ok: true,
     blocks: acc.blocks(),
     stopReason: acc.getStopReason(),
+    ...(acc.getStopDetails() ? { stopDetails: acc.getStopDetails()! } : {}),
     usage: acc.getUsage(),
     malformed: acc.malformed,
   };

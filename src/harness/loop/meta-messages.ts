@@ -2,6 +2,7 @@
  * The words the harness says to the model at its continue sites. Each one changes what the model
  * sees, so no retry repeats the previous call identically.
  */
+import type { StopDetails } from '../messages.ts';
 
 export const MAX_TOKENS_RESUME =
   'Your previous reply hit the output token limit and was cut off. Resume directly from where it ' +
@@ -30,4 +31,15 @@ export function malformedInputResult(toolName: string, raw: string, parseError: 
 /** What a blocking Stop hook tells the model: its reason is the instruction to keep going. */
 export function stopHookFeedback(reason: string | undefined): string {
   return `Stop hook feedback:\n${reason ?? 'A Stop hook asked you to keep working before you finish.'}`;
+}
+
+/**
+ * The run's last words on a `refusal`: the API's explanation when it sent one (`stop_details`),
+ * and what the person can do. The refused reply itself is not kept in the conversation — sent
+ * back, it would read as an answer the model stands by — so a new prompt starts clean.
+ */
+export function refusalDetail(details: StopDetails | undefined): string {
+  const category = details?.category ? ` (category: ${details.category})` : '';
+  const why = details?.explanation ? `The API's explanation${category}: ${details.explanation}` : `The API gave no explanation${category}.`;
+  return `The model declined to continue. ${why} Its reply was not kept in the conversation; rephrase or ask something else to carry on.`;
 }

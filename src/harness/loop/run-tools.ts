@@ -6,7 +6,8 @@
  */
 import type { HookOutcome } from '../hooks/index.ts';
 import type { TextBlock, ToolResultBlock, ToolUseBlock } from '../messages.ts';
-import { permissionPipeline, type PromptAnswer, type PromptRequest } from '../permissions/pipeline.ts';
+import { permissionPipeline, type PipelineEnv, type PromptAnswer, type PromptRequest } from '../permissions/pipeline.ts';
+import { searchExclusions } from '../permissions/read-scope.ts';
 import type { SessionGrants } from '../permissions/session-grants.ts';
 import type { PermissionContext } from '../permissions/types.ts';
 import { executeToolCall, validateToolCall, type ValidatedCall } from '../tools/run-tool.ts';
@@ -143,6 +144,7 @@ async function* checkCall(
             },
           }
         : {}),
+      ...((opts.hooks.hooks?.config.PermissionRequest?.length ?? 0) > 0 ? { permissionRequestHooks: permissionRequestHooks(block, opts.hooks, side) } : {}),
       ...(opts.prompt ? { prompt: promptWithHooks(opts.prompt, block, opts.hooks, side) } : {}),
       ...(opts.session ? { session: opts.session } : {}),
     },
@@ -163,21 +165,28 @@ async function* checkCall(
 }
 
 /**
- * Before a person is asked: the Notification hooks hear about it, and PermissionRequest hooks
- * may answer in their place (allow / deny); anything else goes to the person.
+ * When a call would need a person, the PermissionRequest hooks may answer in their place
+ * (allow / deny) — in headless runs too, where there is no person; anything else goes on.
  */
+function permissionRequestHooks(block: ToolUseBlock, hooks: HookSiteEnv, side: TraceEventBody[]): NonNullable<PipelineEnv['permissionRequestHooks']> {
+  return async (request) => {
+    const o = await drainInto(
+      fireHook({ event: 'PermissionRequest', toolName: block.name, toolInput: request.input, toolUseId: block.id }, hooks),
+      (e) => side.push(e),
+    );
+    if (o?.decision === 'allow') return { decision: 'allow', source: 'PermissionRequest hooks', ...(o.reason ? { message: o.reason } : {}) };
+    if (o?.decision === 'deny' || o?.block) return { decision: 'deny', message: o.reason ?? 'no reason given', source: 'PermissionRequest hooks' };
+    return null;
+  };
+}
+
+/** Before a person is asked, the Notification hooks hear about it. */
 function promptWithHooks(prompt: Prompter, block: ToolUseBlock, hooks: HookSiteEnv, side: TraceEventBody[]): Prompter {
   return async (request) => {
     await drainInto(
       fireHook({ event: 'Notification', message: `The agent needs your permission to use ${block.name}`, notificationType: 'permission_prompt' }, hooks),
       (e) => side.push(e),
     );
-    const o = await drainInto(
-      fireHook({ event: 'PermissionRequest', toolName: block.name, toolInput: request.input, toolUseId: block.id }, hooks),
-      (e) => side.push(e),
-    );
-    if (o?.decision === 'allow') return { decision: 'allow_once' };
-    if (o?.decision === 'deny' || o?.block) return { decision: 'deny', message: `a PermissionRequest hook refused: ${o.reason ?? 'no reason given'}` };
     return prompt(request);
   };
 }
@@ -221,11 +230,13 @@ async function runOne(
   const { block } = p;
   const started = opts.context.clock.now();
   queue.push({ type: 'tool.started', toolUseId: block.id, name: block.name, concurrent, input: call.input });
+  const exclude = searchExclusions(opts.permissions.rules, opts.permissions.workdir);
   const ctx: ToolContext = {
     ...opts.context,
     toolUseId: block.id,
     onOutput: (chunk) => queue.push({ type: 'tool.output', toolUseId: block.id, chunk }),
     report: (event) => queue.push(event),
+    ...(exclude ? { excludeFromSearch: exclude } : {}),
   };
   const outcome = await executeToolCall(call, ctx);
   let content = outcome.content;

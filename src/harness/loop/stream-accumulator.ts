@@ -4,7 +4,7 @@
  * kept as an object holding the raw text, so the history stays valid for the API and the model can
  * be told exactly what was wrong.
  */
-import type { AssistantBlock, StopReason, ToolUseBlock, Usage } from '../messages.ts';
+import type { AssistantBlock, StopDetails, StopReason, ToolUseBlock, Usage } from '../messages.ts';
 import { emptyUsage } from '../messages.ts';
 import type { ModelStreamEvent } from '../ports.ts';
 
@@ -22,6 +22,7 @@ type Slot =
 export class StreamAccumulator {
   private readonly slots = new Map<number, Slot>();
   private stopReason: StopReason | null = null;
+  private stopDetails: StopDetails | undefined;
   private usage: Usage = emptyUsage();
   readonly malformed: MalformedToolUse[] = [];
   sawMessageStop = false;
@@ -59,6 +60,7 @@ export class StreamAccumulator {
       }
       case 'message_delta':
         this.stopReason = event.delta.stop_reason;
+        if (event.delta.stop_details) this.stopDetails = event.delta.stop_details;
         // message_delta usage is cumulative for output; input figures may be repeated or absent.
         this.usage = { ...this.usage, ...definedOnly(event.usage) };
         break;
@@ -96,6 +98,11 @@ export class StreamAccumulator {
 
   getStopReason(): StopReason | null {
     return this.stopReason;
+  }
+
+  /** The API's `stop_details` (a refusal's category and explanation), when it sent one. */
+  getStopDetails(): StopDetails | undefined {
+    return this.stopDetails;
   }
 
   getUsage(): Usage {

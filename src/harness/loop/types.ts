@@ -69,6 +69,12 @@ export type LoopBudgets = {
   maxBackoffMs: number;
   /** Times a Stop hook may keep the agent going in a row (`stop_hook_blocking`). */
   stopHookBlocks: number;
+  /** Retries of an `overloaded` (529) call: enough to ride out a short outage (see retry-policy.ts). */
+  overloadedRetries: number;
+  /** Longest backoff between overloaded retries. */
+  overloadedMaxBackoffMs: number;
+  /** The longest server-requested wait (`retry-after`) honoured; past it the run stops and says how long was asked. */
+  maxRetryAfterMs: number;
 };
 
 export const DEFAULT_BUDGETS: LoopBudgets = {
@@ -76,6 +82,10 @@ export const DEFAULT_BUDGETS: LoopBudgets = {
   modelRetries: 4,
   maxBackoffMs: 8_000,
   stopHookBlocks: 3,
+  // 0.5 + 1 + 2 + 4 + 8 + 16 × 5 s ≈ 95 s of waiting before an overloaded run gives up.
+  overloadedRetries: 10,
+  overloadedMaxBackoffMs: 16_000,
+  maxRetryAfterMs: 60_000,
 };
 
 export type LoopDeps = {

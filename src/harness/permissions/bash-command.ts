@@ -4,6 +4,8 @@
  * specifier matching Claude Code uses.
  */
 import { lexCommand, type RawPart, type Word } from './bash-lexer.ts';
+import { HOME_DIR } from '../ports.ts';
+import { isReadOnlyGit } from './git-read-only.ts';
 import { resolveArgPath } from './path-match.ts';
 import { isInside } from '../util/paths.ts';
 import { compileSafeRegex } from '../util/safe-regex.ts';
@@ -36,6 +38,7 @@ export type CommandAnalysis = { ok: true; parts: CommandPart[] } | { ok: false; 
 export const READ_ONLY_COMMANDS = new Set([
   'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'find', 'pwd', 'echo', 'printf', 'tree', 'stat', 'file', 'which',
   'sort', 'uniq', 'cut', 'diff', 'du', 'df', 'date', 'whoami', 'basename', 'dirname', 'realpath', 'jq', 'true', 'false',
+  'cd', 'git',
 ]);
 
 /** Commands whose path arguments are files they read (for `Read(...)` rules). */
@@ -44,6 +47,16 @@ const READERS = new Set([
   'tac', 'od', 'xxd', 'hexdump', 'strings', 'base64', 'md5sum', 'sha1sum', 'sha256sum', 'stat', 'file', 'awk', 'sed',
   'source', '.', 'cp', 'column', 'fold', 'paste', 'comm', 'cmp',
 ]);
+
+/**
+ * Commands whose path arguments they list, enter or inspect without reading contents: their
+ * paths count as reads for the working-directory boundary (`ls ../..`, `cd /etc`) and for
+ * `Read(...)` deny rules (`ls secrets/`).
+ */
+const LISTERS = new Set(['ls', 'find', 'tree', 'du', 'cd', 'realpath', 'readlink', 'git']);
+
+/** Readers whose first non-flag argument is a pattern, not a file. */
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg']);
 
 /** Commands whose path arguments they create, change or delete. */
 const WRITERS = new Set(['rm', 'rmdir', 'mkdir', 'touch', 'cp', 'mv', 'tee', 'ln', 'chmod', 'chown', 'truncate', 'install']);
@@ -154,7 +167,9 @@ function analyzeRaw(raw: RawPart, cwd: string, workdir: string, origin: CommandP
   }
   const prog = argv[0] ?? '';
   const args = nonFlagArgs(argv, dynamic);
-  if (READERS.has(prog)) for (const a of args) readPaths.push(resolve(a.value));
+  if (READERS.has(prog)) for (const a of PATTERN_FIRST.has(prog) ? args.slice(1) : args) readPaths.push(resolve(a.value));
+  // git's first word is its subcommand; later words may be revisions, which resolve inside the workdir harmlessly.
+  if (LISTERS.has(prog)) for (const a of prog === 'git' ? args.slice(1) : args) readPaths.push(resolve(a.value));
   const writePaths: string[] = [];
   if (WRITERS.has(prog)) for (const a of args) writePaths.push(resolve(a.value));
   if (prog === 'sed' && argv.some((a) => a === '-i' || a.startsWith('-i') || a === '--in-place')) {
@@ -199,6 +214,8 @@ export function analyzeCommand(command: string, cwd: string, workdir: string, de
     parts.push(part);
     if (raw.origin === 'top' && part.argv[0] === 'cd' && part.argv[1] !== undefined && !part.dynamic[1]) {
       here = resolveArgPath(part.argv[1], here, workdir);
+    } else if (raw.origin === 'top' && part.argv[0] === 'cd' && part.argv.length === 1) {
+      here = HOME_DIR; // a bare cd goes home
     }
     if (part.hiddenShell !== undefined && depth < 3) {
       const inner = analyzeCommand(part.hiddenShell, here, workdir, depth + 1);
@@ -222,6 +239,7 @@ export function isReadOnlyProgram(part: CommandPart): boolean {
   if (prog === 'find') return !part.argv.some((a) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(a));
   if (prog === 'sort') return !part.argv.some((a) => a === '-o' || a.startsWith('--output') || /^-[a-zA-Z]*o/.test(a));
   if (prog === 'tree') return !part.argv.some((a) => a === '-o');
+  if (prog === 'git') return isReadOnlyGit(part.argv);
   return true;
 }
 
@@ -234,6 +252,28 @@ export function isReadOnlyProgram(part: CommandPart): boolean {
  *   (observed in Claude Code); write `Bash(npm publish *)` to cover the arguments.
  */
 export function matchBashSpecifier(spec: string, command: string): boolean {
+  // A rule written as a compound command stands for one rule per part, as Claude Code saves
+  // them: `Bash(npm test && npm run lint)` allows each part, never the pair as one string —
+  // a part is judged alone, so the whole never matches anyway.
+  const specParts = compoundSpecParts(spec);
+  if (specParts) return specParts.some((p) => matchSimpleSpecifier(p, command));
+  return matchSimpleSpecifier(spec, command);
+}
+
+const specPartsCache = new Map<string, string[] | null>();
+
+/** The parts of a specifier written as a compound command (`a && b`), or null for a simple one. */
+export function compoundSpecParts(spec: string): string[] | null {
+  let parts = specPartsCache.get(spec);
+  if (parts === undefined) {
+    const lexed = /[;&|\n]/.test(spec) ? lexCommand(spec) : null;
+    parts = lexed?.ok && lexed.parts.length > 1 ? lexed.parts.map((p) => p.words.map((w) => w.raw).join(' ')) : null;
+    specPartsCache.set(spec, parts);
+  }
+  return parts;
+}
+
+function matchSimpleSpecifier(spec: string, command: string): boolean {
   const cmd = command.trim().replace(/\s+/g, ' ');
   const s = spec.trim().replace(/\s+/g, ' ');
   if (s === '*') return true;

@@ -4,6 +4,7 @@
  */
 import { analyzeCommand, type CommandAnalysis } from './bash-command.ts';
 import { resolveArgPath } from './path-match.ts';
+import { globSearchRoot } from '../tools/glob.ts';
 
 export type CallFacts =
   | { kind: 'bash'; tool: string; command: string; analysis: CommandAnalysis; summary: string }
@@ -44,10 +45,11 @@ export function callFacts(name: string, input: unknown, cwd: string, workdir: st
     case 'grep': {
       const p = str(input, 'path');
       const pattern = str(input, 'pattern') ?? '';
+      const root = name === 'glob' ? globSearchRoot({ pattern, ...(p !== undefined ? { path: p } : {}) }) : (p ?? '.');
       return {
         kind: 'search',
         tool: name,
-        path: resolveArgPath(p ?? '.', cwd, workdir),
+        path: resolveArgPath(root, cwd, workdir),
         summary: p === undefined ? pattern : `${pattern} ${p}`,
       };
     }

@@ -12,6 +12,7 @@ import { PATH_RULE_TOOLS, ruleNamesTool } from './rules.ts';
 import type { DecidedBy, RuleBehavior, SourcedRule } from './types.ts';
 import { isInside } from '../util/paths.ts';
 import { compileSafeRegex, type SafeRegex } from '../util/safe-regex.ts';
+import { readIsOutside } from './read-scope.ts';
 
 /** Something no rule settled and that needs approval (from a mode or a person). */
 export type Need =
@@ -19,7 +20,9 @@ export type Need =
   | { kind: 'redirect'; part: string; target: string }
   | { kind: 'hidden_shell'; part: string }
   | { kind: 'parse'; part: string; error: string }
-  | { kind: 'tool'; part: string };
+  | { kind: 'tool'; part: string }
+  /** A read outside the working directory and every additional directory (settled by a Read allow rule or a person). */
+  | { kind: 'outside_read'; part: string; path: string };
 
 export type PartVerdict = {
   text: string;
@@ -96,11 +99,13 @@ function matchesCall(r: SourcedRule, facts: CallFacts, workdir: string): boolean
     }
     return false;
   }
-  // A Read deny/ask also covers editing that file (observed) and grepping it (stricter than
-  // Claude Code, whose Grep skips Read rules).
+  // Read rules govern searches too (glob and grep read what they search): a Read allow lets a
+  // search outside the working directory run, a Read deny of a directory refuses searching it
+  // (files a deny covers inside a searched tree are skipped by the tools themselves).
+  if (rule.tool === 'Read' && facts.kind === 'search') return spec === undefined || matchPathPattern(spec, facts.path, workdir);
+  // A Read deny/ask also covers editing that file (observed).
   if (rule.tool === 'Read' && spec !== undefined && r.behavior !== 'allow') {
-    const covered = (facts.kind === 'file' && facts.op === 'edit') || (facts.kind === 'search' && facts.tool === 'grep');
-    return covered && facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
+    return facts.kind === 'file' && facts.op === 'edit' && facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
   }
   return false;
 }
@@ -109,19 +114,30 @@ function firstMatch(rules: readonly SourcedRule[], behavior: RuleBehavior, test:
   return rules.find((r) => r.behavior === behavior && test(r));
 }
 
-/** Whether an Edit/Write allow rule covers writing `target` (inside the workdir only). */
+/** Whether an Edit allow rule covers writing `target` (inside the workdir only). */
 function editAllowed(rules: readonly SourcedRule[], target: string, workdir: string): SourcedRule | undefined {
   if (!isInside(workdir, target)) return undefined;
   return rules.find(
     (r) =>
       r.behavior === 'allow' &&
       r.rule.kind === 'tool' &&
-      (r.rule.tool === 'Edit' || r.rule.tool === 'Write') &&
+      r.rule.tool === 'Edit' &&
       (r.rule.specifier === undefined || matchPathPattern(r.rule.specifier, target, workdir)),
   );
 }
 
-function judgePart(part: CommandPart, rules: readonly SourcedRule[], workdir: string): PartVerdict {
+/** A Read allow rule that covers reading `path` (a bare `Read` covers every path). */
+function readAllowed(rules: readonly SourcedRule[], path: string, workdir: string): SourcedRule | undefined {
+  return rules.find(
+    (r) =>
+      r.behavior === 'allow' &&
+      r.rule.kind === 'tool' &&
+      r.rule.tool === 'Read' &&
+      (r.rule.specifier === undefined || matchPathPattern(r.rule.specifier, path, workdir)),
+  );
+}
+
+function judgePart(part: CommandPart, rules: readonly SourcedRule[], workdir: string, additional: readonly string[]): PartVerdict {
   const base = { text: part.text, command: part.command, origin: part.origin };
   const deny = firstMatch(rules, 'deny', (r) => matchesPart(r, part, workdir));
   if (deny) return { ...base, status: 'deny', reason: `denied by ${describeRule(deny)}`, decidedBy: ruleBy(deny), needs: [] };
@@ -147,6 +163,14 @@ function judgePart(part: CommandPart, rules: readonly SourcedRule[], workdir: st
       needs.push({ kind: 'command', part: part.text, argv: part.argv });
     }
   }
+  // Reads outside the working directory ask, whatever the command (Claude Code: read-only
+  // commands are confined to the working directory and additionalDirectories).
+  for (const path of new Set(part.readPaths)) {
+    if (!readIsOutside(path, workdir, additional)) continue;
+    const allow = readAllowed(rules, path, workdir);
+    if (allow) settledBy.push(`reading ${path} allowed by ${describeRule(allow)}`);
+    else needs.push({ kind: 'outside_read', part: part.text, path });
+  }
   for (const target of part.redirectTargets) {
     const allow = editAllowed(rules, target, workdir);
     if (allow) settledBy.push(`writing ${target} allowed by ${describeRule(allow)}`);
@@ -171,13 +195,25 @@ export function describeNeeds(needs: readonly Need[]): string {
           return `the command could not be parsed (${n.error})`;
         case 'tool':
           return `no rule covers ${n.part}`;
+        case 'outside_read':
+          return `"${n.part}" reads ${n.path}, outside the working directory`;
       }
     })
     .join('; ');
 }
 
+/**
+ * Claude Code does not honour `Write(...)` rules (`Edit(...)` rules govern writes): an allow of
+ * `Write(src/**)` still asks there, so here it grants nothing either. Write denies and asks still
+ * count — stricter, and the settings editor warns about every Write rule.
+ */
+function honoured(r: SourcedRule): boolean {
+  return !(r.behavior === 'allow' && r.rule.kind === 'tool' && r.rule.tool === 'Write');
+}
+
 /** The rules stage for one call. */
-export function evaluateRules(facts: CallFacts, rules: readonly SourcedRule[], workdir: string): RulesVerdict {
+export function evaluateRules(facts: CallFacts, allRules: readonly SourcedRule[], workdir: string, additionalDirectories: readonly string[] = []): RulesVerdict {
+  const rules = allRules.every(honoured) ? allRules : allRules.filter(honoured);
   if (facts.kind !== 'bash') {
     for (const behavior of ['deny', 'ask', 'allow'] as const) {
       const r = firstMatch(rules, behavior, (x) => matchesCall(x, facts, workdir));
@@ -204,7 +240,7 @@ export function evaluateRules(facts: CallFacts, rules: readonly SourcedRule[], w
     const need: Need = { kind: 'parse', part: facts.command, error: facts.analysis.error };
     return { decision: 'ask', reason: describeNeeds([need]), decidedBy: { kind: 'default', text: 'unparseable command' }, needs: [need] };
   }
-  const parts = facts.analysis.parts.map((p) => judgePart(p, rules, workdir));
+  const parts = facts.analysis.parts.map((p) => judgePart(p, rules, workdir, additionalDirectories));
   const denied = parts.find((p) => p.status === 'deny');
   if (denied) return { decision: 'deny', reason: `"${denied.text}" is ${denied.reason}`, ...(denied.decidedBy ? { decidedBy: denied.decidedBy } : {}), parts, needs: [] };
   const asked = parts.find((p) => p.status === 'ask');
@@ -217,4 +253,15 @@ export function evaluateRules(facts: CallFacts, rules: readonly SourcedRule[], w
       ? { kind: 'rule', text: [...new Set(byRule.map((d) => d.text))].join(', ') }
       : { kind: 'readonly', text: [...new Set(parts.map((p) => p.decidedBy?.text).filter(Boolean))].join(', ') || 'no command' };
   return { decision: 'allow', reason: parts.map((p) => `"${p.text}": ${p.reason}`).join('; '), decidedBy, parts, needs: [] };
+}
+
+/**
+ * Whether a rule names this call — as a deny of it would: for bash, any part of the command
+ * (`Bash(git *)` names `npm test && git push`; a `Read(.env)` names `cat .env`). Used by hook
+ * handlers' `if` conditions, which are written in permission-rule syntax.
+ */
+export function ruleNamesCall(rule: SourcedRule['rule'], facts: CallFacts, workdir: string): boolean {
+  const r: SourcedRule = { behavior: 'deny', source: 'hook-if', rule };
+  if (facts.kind === 'bash') return facts.analysis.ok && facts.analysis.parts.some((p) => matchesPart(r, p, workdir));
+  return matchesCall(r, facts, workdir);
 }

@@ -36,7 +36,7 @@ export function judge(j: JudgeInput): JudgeResult {
   const cwd = ctx.cwd ?? ctx.workdir;
   const facts = callFacts(j.name, j.input, cwd, ctx.workdir);
   const rules = j.extraRules ? [...ctx.rules, ...j.extraRules] : ctx.rules;
-  const verdict = evaluateRules(facts, rules, ctx.workdir);
+  const verdict = evaluateRules(facts, rules, ctx.workdir, ctx.additionalDirectories);
   const rulesStage: StageResult = {
     stage: 'rules',
     decision: verdict.decision,

@@ -116,6 +116,14 @@ export function modeStage(input: ModeStageInput): StageResult {
     return { stage: 'mode', decision: 'ask', reason: `${ask.reason} (the ${mode} mode does not override an ask)`, decidedBy: ask.decidedBy };
   }
   if (verdict.decision === 'allow') return { stage: 'mode', decision: 'allow', reason: verdict.reason, ...(verdict.decidedBy ? { decidedBy: verdict.decidedBy } : {}) };
+  // A read outside the working directory is settled by a Read allow rule or a person — never by
+  // a mode, as the file tools' own outside-read check (stricter than Claude Code's bypass mode).
+  const outside = verdict.needs.filter((n) => n.kind === 'outside_read');
+  if (outside.length > 0) {
+    const why = describeNeeds(outside);
+    if (mode === 'dontAsk') return { stage: 'mode', decision: 'deny', reason: `dontAsk mode denies anything not pre-allowed: ${why}`, decidedBy: modeBy };
+    return { stage: 'mode', decision: 'ask', reason: `${why} (no mode allows reads outside the working directory)`, decidedBy: { kind: 'default', text: 'outside the working directory' } };
+  }
   if (readOnly) return { stage: 'mode', decision: 'allow', reason: `${facts.tool} is read-only here`, decidedBy: { kind: 'readonly', text: facts.tool } };
 
   const open = describeNeeds(verdict.needs) || 'no rule matched';

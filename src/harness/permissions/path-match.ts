@@ -1,7 +1,7 @@
 /**
  * Gitignore-style path patterns for Read/Edit/Write/Glob/Grep rules.
  *
- * - `//abs/path` is absolute; `~/x` is under home (the working directory in this harness);
+ * - `//abs/path` is absolute; `~/x` is under the home directory ({@link HOME_DIR}, not the project);
  *   `/x`, `./x` and any pattern with a slash inside are anchored at the working directory.
  * - A pattern with no slash (`.env`, `*.pem`) matches that name at any depth below the working
  *   directory, as in .gitignore.
@@ -9,6 +9,7 @@
  * - A pattern that matches a directory covers everything below it: `Edit(src/*)` matches
  *   `src/a/b.ts` because `src/a` matches `src/*` (observed in Claude Code).
  */
+import { HOME_DIR } from '../ports.ts';
 import { isInside, normalizePath, resolvePath } from '../util/paths.ts';
 
 function escapeRe(s: string): string {
@@ -48,7 +49,7 @@ export function matchPathPattern(pattern: string, absPath: string, workdir: stri
     base = '';
     p = p.slice(2);
   } else if (p === '~' || p.startsWith('~/')) {
-    base = normalizePath(workdir);
+    base = HOME_DIR;
     p = p.slice(2);
   } else if (p.startsWith('./')) {
     base = normalizePath(workdir);
@@ -69,12 +70,16 @@ export function matchPathPattern(pattern: string, absPath: string, workdir: stri
   return re.test(path);
 }
 
-/** A path argument from a command or tool input, made absolute; `~` and `$HOME` mean the workdir. */
-export function resolveArgPath(arg: string, cwd: string, workdir: string): string {
+/**
+ * A path argument from a command or tool input, made absolute; `~` and `$HOME` mean the home
+ * directory ({@link HOME_DIR}), as the sandbox's shell expands them. `workdir` is unused and kept
+ * for the callers' symmetry with {@link matchPathPattern}.
+ */
+export function resolveArgPath(arg: string, cwd: string, _workdir?: string): string {
   let a = arg;
-  if (a === '~' || a === '$HOME' || a === '${HOME}') return normalizePath(workdir);
-  if (a.startsWith('~/')) a = `${workdir}/${a.slice(2)}`;
-  else if (a.startsWith('$HOME/')) a = `${workdir}/${a.slice(6)}`;
-  else if (a.startsWith('${HOME}/')) a = `${workdir}/${a.slice(8)}`;
+  if (a === '~' || a === '$HOME' || a === '${HOME}') return HOME_DIR;
+  if (a.startsWith('~/')) a = `${HOME_DIR}/${a.slice(2)}`;
+  else if (a.startsWith('$HOME/')) a = `${HOME_DIR}/${a.slice(6)}`;
+  else if (a.startsWith('${HOME}/')) a = `${HOME_DIR}/${a.slice(8)}`;
   return resolvePath(cwd, a);
 }

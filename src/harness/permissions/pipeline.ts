@@ -30,12 +30,22 @@ export type PromptRequest = { toolUseId: string; name: string; input: unknown; r
 
 export type PromptAnswer = { decision: 'allow_once' | 'allow_session' | 'deny'; message?: string };
 
+/** What the PermissionRequest hooks decided; `message` (a deny's) goes to the model. */
+export type PermissionRequestVerdict = { decision: 'allow' | 'deny'; message?: string; source?: string };
+
 export type PipelineEnv = {
   permissions: PermissionContext;
   /** Schema + `validateInput` for an input of this call's tool (`validateToolCall` bound to the call). */
   validate: (input: unknown) => Promise<ValidatedCall | RejectedCall>;
   /** Runs the PreToolUse hooks for this (validated) input. Absent: no hooks configured or trusted. */
   preToolUseHooks?: (input: unknown) => Promise<HookVerdict>;
+  /**
+   * The PermissionRequest hooks, run when the call would need a person — before the prompt, and
+   * in headless runs too (Claude Code's PermissionRequest hooks decide in non-interactive runs).
+   * An `allow` or `deny` settles the call; `null` (no hook decided) goes on to the person, or to
+   * the headless deny. Absent: no such hooks are configured or trusted.
+   */
+  permissionRequestHooks?: (request: PromptRequest) => Promise<PermissionRequestVerdict | null>;
   /** Asks a person. Absent in headless runs: what would need approval is denied. */
   prompt?: (request: PromptRequest) => Promise<PromptAnswer>;
   /** Where "allow for this session" puts its rules; they are consulted on every later call. */
@@ -58,7 +68,7 @@ async function toolCheck(v: ValidatedCall, ctx: PermissionContext): Promise<Stag
   if (!check) return { stage: 'tool_check', decision: 'passthrough', reason: `${v.tool.name} has no check of its own` };
   let r: PermissionCheckResult;
   try {
-    r = await check(v.input, { cwd: ctx.cwd ?? ctx.workdir, workdir: ctx.workdir });
+    r = await check(v.input, { cwd: ctx.cwd ?? ctx.workdir, workdir: ctx.workdir, ...(ctx.additionalDirectories ? { additionalDirectories: ctx.additionalDirectories } : {}) });
   } catch (e) {
     // A broken check must not open the door: treat it as needing a person.
     r = { behavior: 'ask', message: `the ${v.tool.name} tool's permission check failed: ${errorText(e)}` };
@@ -157,8 +167,28 @@ export async function* permissionPipeline(call: CallRef, env: PipelineEnv): Asyn
     return { decision: 'allow', call: v, stage: final.stage, decidedBy: finalBy };
   }
 
-  // 6. prompt
+  // 6. prompt — PermissionRequest hooks first (headless too), then a person
   const suggestions = suggestRules({ name, input: v.input }, { workdir: ctx.workdir, ...(ctx.cwd ? { cwd: ctx.cwd } : {}) });
+  if (env.permissionRequestHooks) {
+    let h: PermissionRequestVerdict | null;
+    try {
+      h = await env.permissionRequestHooks({ toolUseId, name, input: v.input, reason: final.reason, suggestions });
+    } catch {
+      h = null; // hooks are advisors: a failing one leaves the decision to the person (or the headless deny)
+    }
+    if (h) {
+      const by: DecidedBy = { kind: 'hook', text: h.source ?? 'PermissionRequest hook' };
+      if (h.decision === 'deny') {
+        const why = `a PermissionRequest hook denied it: ${h.message ?? 'no reason given'}`;
+        yield stage({ stage: 'prompt', decision: 'deny', reason: why, decidedBy: by });
+        return yield* denied('prompt', why, by);
+      }
+      const why = `a PermissionRequest hook allowed it${h.message ? `: ${h.message}` : ''}`;
+      yield stage({ stage: 'prompt', decision: 'allow', reason: why, decidedBy: by });
+      yield decision('allow', 'prompt', why, by);
+      return { decision: 'allow', call: v, stage: 'prompt', decidedBy: by };
+    }
+  }
   if (!env.prompt) {
     const by: DecidedBy = { kind: 'default', text: 'headless' };
     const why = `${HEADLESS_DENY}. Approval was needed because ${final.reason}`;

@@ -5,6 +5,7 @@
  */
 import { analyzeCommand, isReadOnlyProgram } from './bash-command.ts';
 import { callFacts } from './call-facts.ts';
+import { readIsOutside } from './read-scope.ts';
 import { parseRule } from './rules.ts';
 import type { SourcedRule } from './types.ts';
 import { isInside, relativeTo } from '../util/paths.ts';
@@ -74,6 +75,8 @@ export function suggestRules(call: { name: string; input: unknown }, opts: { wor
           out.push(`Bash(${prefix.join(' ')} *)`);
         }
         for (const target of part.redirectTargets) out.push(pathRule('Edit', target, workdir));
+        // A read outside the working directory is granted for that path only.
+        for (const path of part.readPaths) if (readIsOutside(path, workdir)) out.push(pathRule('Read', path, workdir));
       }
       break;
     }
@@ -82,7 +85,8 @@ export function suggestRules(call: { name: string; input: unknown }, opts: { wor
       else out.push('Edit');
       break;
     case 'search':
-      out.push(facts.tool === 'glob' ? 'Glob' : 'Grep');
+      // Outside the working directory: the searched tree, by a Read rule (Read rules govern searches).
+      out.push(readIsOutside(facts.path, workdir) ? `Read(/${facts.path === '/' ? '' : facts.path}/**)` : facts.tool === 'glob' ? 'Glob' : 'Grep');
       break;
     case 'fetch':
       out.push(facts.host ? `WebFetch(domain:${facts.host})` : 'WebFetch');

@@ -4,6 +4,8 @@
  */
 import type { PermissionCheckResult, ToolPermissionContext } from '../tools/tool.ts';
 import { isInside, resolvePath } from '../util/paths.ts';
+import { resolveArgPath } from './path-match.ts';
+import { outsideReadReason, readIsOutside } from './read-scope.ts';
 import { isSecretFile } from './secret-files.ts';
 
 /** write / edit / revert: changing a file outside the working directory needs a person. */
@@ -14,9 +16,20 @@ export async function checkFileEdit(filePath: string | undefined, ctx: ToolPermi
   return { behavior: 'passthrough' };
 }
 
-/** read: a file that usually holds secrets (`.env`, keys) needs a person. */
+/**
+ * read: a file outside the working directory (and every additional directory), or one that
+ * usually holds secrets (`.env`, keys), needs a person — or an allow rule naming it.
+ */
 export async function checkFileRead(filePath: string, ctx: ToolPermissionContext): Promise<PermissionCheckResult> {
-  const path = resolvePath(ctx.cwd, filePath);
+  const path = resolveArgPath(filePath, ctx.cwd);
+  if (readIsOutside(path, ctx.workdir, ctx.additionalDirectories)) return { behavior: 'ask', message: outsideReadReason(path, ctx.workdir) };
   if (isSecretFile(path)) return { behavior: 'ask', message: `${path} looks like a secrets file` };
+  return { behavior: 'passthrough' };
+}
+
+/** glob / grep: searching a directory or file outside the working directory needs a person (or a Read allow rule). */
+export async function checkSearch(searchPath: string, ctx: ToolPermissionContext): Promise<PermissionCheckResult> {
+  const path = resolveArgPath(searchPath, ctx.cwd);
+  if (readIsOutside(path, ctx.workdir, ctx.additionalDirectories)) return { behavior: 'ask', message: outsideReadReason(path, ctx.workdir) };
   return { behavior: 'passthrough' };
 }

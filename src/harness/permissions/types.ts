@@ -65,6 +65,11 @@ export type PermissionContext = {
   workdir: string;
   /** Where relative paths in the call resolve; defaults to `workdir`. */
   cwd?: string;
+  /**
+   * Directories outside `workdir` that reads may reach without asking (settings
+   * `permissions.additionalDirectories`; `~` is the home directory, relative paths are from the workdir).
+   */
+  additionalDirectories?: readonly string[];
 };
 
 /** A tool call as the permission engine sees it. */

@@ -43,7 +43,7 @@ export async function whatIf(
       toolReadOnly = false;
     }
     if (tool.checkPermissions) {
-      const r = await tool.checkPermissions(input, { cwd: ctx.cwd ?? ctx.workdir, workdir: ctx.workdir });
+      const r = await tool.checkPermissions(input, { cwd: ctx.cwd ?? ctx.workdir, workdir: ctx.workdir, ...(ctx.additionalDirectories ? { additionalDirectories: ctx.additionalDirectories } : {}) });
       const by = { kind: 'tool' as const, text: `${tool.name}.checkPermissions` };
       const s: StageResult = { stage: 'tool_check', decision: r.behavior, reason: r.message ?? r.behavior, decidedBy: by };
       stages.push(s);

@@ -21,6 +21,12 @@ export type MergedSettings = {
   mode: PermissionMode;
   /** The scope the mode came from (`default` when none set one). */
   modeSource: string;
+  /** Why a mode some scope asked for is not in force (a project's `bypassPermissions`, a disabled bypass); empty when none was dropped. */
+  modeNotes: string[];
+  /** Set when some scope says `disableBypassPermissionsMode: "disable"`: the scope that did. */
+  bypassDisabledBy?: string;
+  /** Directories outside the working directory that reads may reach without asking, from every scope. */
+  additionalDirectories: string[];
   hooks: HooksConfig;
   /** Which scope each hook group came from, per event, parallel to `hooks[event]`. */
   hookSources: Partial<Record<keyof HooksConfig, string[]>>;
@@ -63,10 +69,28 @@ export function settingsRules(settings: Settings, source: string): SourcedRule[]
   return out;
 }
 
+/**
+ * Scopes that may turn on `bypassPermissions` as Claude Code documents it: the user's own settings
+ * and the CLI (managed policy too). A project's, a local file's or a scenario's cannot — a
+ * repository (or a link) must not switch every prompt off for whoever opens it.
+ */
+export const BYPASS_SCOPES: readonly string[] = ['managed', 'cli', 'user'];
+
 export function mergeSettings(scopes: readonly ScopedSettings[]): MergedSettings {
   const ordered = [...scopes].sort((a, b) => rank(a.source) - rank(b.source));
   const rules = ordered.flatMap((s) => settingsRules(s.settings, s.source));
-  const withMode = ordered.find((s) => s.settings.permissions?.defaultMode !== undefined);
+  const modeNotes: string[] = [];
+  const disabler = ordered.find((s) => s.settings.permissions?.disableBypassPermissionsMode === 'disable');
+  const withMode = ordered.find((s) => {
+    const m = s.settings.permissions?.defaultMode;
+    if (m === undefined) return false;
+    if (m !== 'bypassPermissions') return true;
+    if (disabler) modeNotes.push(bypassDisabledNote(`${s.source} settings`, disabler.source));
+    else if (!BYPASS_SCOPES.includes(s.source)) {
+      modeNotes.push(`bypassPermissions from ${s.source} settings is ignored: only user settings or a mode you choose yourself can turn it on.`);
+    } else return true;
+    return false;
+  });
   const hooks: Record<string, unknown[]> = {};
   const hookSources: Record<string, string[]> = {};
   for (const s of ordered) {
@@ -81,12 +105,38 @@ export function mergeSettings(scopes: readonly ScopedSettings[]): MergedSettings
     rules,
     mode: withMode?.settings.permissions?.defaultMode ?? 'default',
     modeSource: withMode?.source ?? 'default',
+    modeNotes,
+    ...(disabler ? { bypassDisabledBy: disabler.source } : {}),
+    additionalDirectories: [...new Set(ordered.flatMap((s) => s.settings.permissions?.additionalDirectories ?? []))],
     hooks: hooks as HooksConfig,
     hookSources: hookSources as MergedSettings['hookSources'],
   };
 }
 
+function bypassDisabledNote(asker: string, disabler: string): string {
+  return `bypassPermissions (asked for by ${asker}) is disabled by disableBypassPermissionsMode in ${disabler} settings; the run uses the next mode instead.`;
+}
+
+/**
+ * The mode in force when a person (the Mode menu, the runner's `--permission-mode`) asks for
+ * `requested`: theirs, unless it is `bypassPermissions` and some scope disabled it — then the
+ * settings' own mode, with a note saying why.
+ */
+export function resolveMode(merged: MergedSettings, requested?: PermissionMode): { mode: PermissionMode; note?: string } {
+  if (requested === undefined) return { mode: merged.mode };
+  if (requested === 'bypassPermissions' && merged.bypassDisabledBy !== undefined) {
+    return { mode: merged.mode, note: bypassDisabledNote('the mode you chose', merged.bypassDisabledBy) };
+  }
+  return { mode: requested };
+}
+
 /** The permission engine's view of merged settings, optionally with a mode chosen in the UI. */
 export function permissionContextOf(merged: MergedSettings, workdir: string, opts: { mode?: PermissionMode; cwd?: string } = {}): PermissionContext {
-  return { mode: opts.mode ?? merged.mode, rules: merged.rules, workdir, ...(opts.cwd ? { cwd: opts.cwd } : {}) };
+  return {
+    mode: resolveMode(merged, opts.mode).mode,
+    rules: merged.rules,
+    workdir,
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    ...(merged.additionalDirectories.length > 0 ? { additionalDirectories: merged.additionalDirectories } : {}),
+  };
 }

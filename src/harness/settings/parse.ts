@@ -9,10 +9,12 @@ import type { z } from 'zod';
 import { formatZodIssues } from '../tools/run-tool.ts';
 import { findJsonProblem } from './json-check.ts';
 import { settingsSchema, type Settings } from './schema.ts';
+import { settingsWarnings } from './warnings.ts';
 
 export type SettingsError = { line: number; column: number; message: string };
 
-export type ParsedSettings = { ok: true; settings: Settings } | { ok: false; errors: SettingsError[] };
+/** `warnings`: valid content that does not do what it looks like (a `Write(...)` allow, a project `bypassPermissions`). */
+export type ParsedSettings = { ok: true; settings: Settings; warnings: SettingsError[] } | { ok: false; errors: SettingsError[] };
 
 type Located = { node: Node | null; keyNode: Node | null };
 
@@ -67,7 +69,10 @@ export function parseSettings(text: string, format: 'json' | 'yaml'): ParsedSett
     return { ok: false, errors: [{ line: 1, column: 1, message: 'settings must be an object (a mapping of keys such as "permissions" and "hooks")' }] };
   }
   const result = settingsSchema.safeParse(value);
-  if (result.success) return { ok: true, settings: result.data };
+  if (result.success) {
+    const warnings = settingsWarnings(result.data).map((w) => ({ ...position(lc, locate(doc, w.path).node?.range?.[0]), message: w.message }));
+    return { ok: true, settings: result.data, warnings };
+  }
   const errors = result.error.issues.map((issue): SettingsError => {
     const { node, keyNode } = locate(doc, issue.path);
     let target = node;

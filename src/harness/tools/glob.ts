@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { relativeTo } from '../util/paths.ts';
+import { checkSearch } from '../permissions/tool-checks.ts';
 import { buildTool } from './tool.ts';
 import { absPath, fail, safeStat } from './shared.ts';
 import { compileGlob, splitGlobBase } from './glob-match.ts';
@@ -27,6 +28,11 @@ const description = `Finds files by name with a glob pattern, e.g. "**/*.js" or 
 - node_modules and .git are skipped unless the pattern names them.
 - To search file contents use grep. For open-ended searches that may need several rounds, combine glob, grep and read.`;
 
+/** The directory a glob searches, as written: an absolute pattern carries its own (`/etc/**` searches /etc). */
+export function globSearchRoot(input: { pattern: string; path?: string | undefined }): string {
+  return input.pattern.startsWith('/') ? splitGlobBase(input.pattern).base : (input.path ?? '.');
+}
+
 export function globTool() {
   return buildTool<GlobInput>({
     name: 'glob',
@@ -35,6 +41,7 @@ export function globTool() {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     isDestructive: () => false,
+    checkPermissions: (input, ctx) => checkSearch(globSearchRoot(input), ctx),
     async call(input, ctx) {
       let base = absPath(ctx, input.path ?? '.');
       let pattern = input.pattern;
@@ -62,7 +69,8 @@ export function globTool() {
       const walk = await walkFiles(ctx.sandbox.fs, base, { skipDirs, signal: ctx.signal });
       if (ctx.signal.aborted) return fail('The search was stopped by the user.');
 
-      const matched = walk.files.filter((f) => match(relativeTo(base, f)));
+      // Files a Read deny covers are not listed: their names do not reach the model either.
+      const matched = walk.files.filter((f) => match(relativeTo(base, f)) && !ctx.excludeFromSearch?.(f));
       const withTimes = await Promise.all(
         matched.map(async (path) => {
           const s = await safeStat(ctx, path);

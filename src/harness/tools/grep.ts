@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { basename, relativeTo } from '../util/paths.ts';
+import { checkSearch } from '../permissions/tool-checks.ts';
 import { buildTool, type ToolContext } from './tool.ts';
 import { absPath, cutLine, fail, looksBinary, safeStat, splitLines } from './shared.ts';
 import { compileGlob } from './glob-match.ts';
@@ -123,7 +124,8 @@ async function filesToSearch(ctx: ToolContext, root: string, glob: string | unde
   if (stat === null) return { error: `Path does not exist: ${root}. Leave out path to search the working directory, or find the right one with glob.` };
   if (stat.kind === 'file') return { files: [root] };
   const walk = await walkFiles(ctx.sandbox.fs, root, { signal: ctx.signal });
-  let files = walk.files;
+  // Files a Read deny covers are not searched at all: not their lines, names or counts.
+  let files = ctx.excludeFromSearch ? walk.files.filter((f) => !ctx.excludeFromSearch!(f)) : walk.files;
   if (glob !== undefined) {
     const g = glob.replace(/^\.\//, '');
     let match: (p: string) => boolean;
@@ -146,6 +148,7 @@ export function grepTool() {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     isDestructive: () => false,
+    checkPermissions: (input, ctx) => checkSearch(input.path ?? '.', ctx),
     async validateInput(input) {
       const c = compilePattern(input);
       return c.ok ? { ok: true } : c;

@@ -24,6 +24,11 @@ export type ToolContext = {
   clock: Clock;
   ids: IdGen;
   agentId: string;
+  /**
+   * Files searches must leave out (those a `Read(...)` deny or ask rule covers): `grep` and `glob`
+   * skip them silently, so nothing of them reaches the model. Absent: nothing is excluded.
+   */
+  excludeFromSearch?: (absPath: string) => boolean;
   /** The `tool_use` id of the call being run; set by the runner, used to label snapshots. */
   toolUseId?: string;
   // agents (see src/harness/agents/README.md)
@@ -41,7 +46,8 @@ export type ToolOutcome = { content: string; isError?: boolean };
 export type ValidationResult = { ok: true } | { ok: false; message: string };
 
 /** What a tool's own permission check needs: paths only, so it also runs in "what-if" replays. */
-export type ToolPermissionContext = { cwd: string; workdir: string };
+/** `additionalDirectories`: where reads may go outside `workdir` without asking (settings `permissions.additionalDirectories`). */
+export type ToolPermissionContext = { cwd: string; workdir: string; additionalDirectories?: readonly string[] };
 
 /**
  * A tool's own view of a call's risk (the `tool_check` stage of the permission pipeline):

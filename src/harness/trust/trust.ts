@@ -6,6 +6,11 @@
  * `default`. Deny and ask rules (and restrictive modes) still apply — they only make things safer.
  * Trust is keyed to a hash of the whole document (`document-key.ts`), so a changed link asks again
  * and a link that merely shares another's rules is not pre-trusted.
+ *
+ * Stricter than Claude Code, on purpose: in a workspace the user has not trusted, Claude Code still
+ * applies the project's default mode and runs its hooks. Here an untrusted document keeps only
+ * what makes things safer (deny and ask rules, restrictive modes); its hooks, allow rules,
+ * permissive modes and additionalDirectories wait for trust — a link is one click from anyone.
  */
 import type { HooksConfig } from '../hooks/config.ts';
 import type { PermissionMode } from '../permissions/types.ts';
@@ -21,6 +26,8 @@ export type ActionableContent = {
   alwaysAllow: YamlTierRule[];
   /** The permissive mode it asks for, if any. */
   mode: PermissionMode | null;
+  /** Directories outside the project it would let reads reach without asking; present only when it names some. */
+  additionalDirectories?: string[];
 };
 
 export function actionableContent(settings: Settings): ActionableContent {
@@ -30,12 +37,20 @@ export function actionableContent(settings: Settings): ActionableContent {
     allow: [...(settings.permissions?.allow ?? [])],
     alwaysAllow: [...(settings.always_allow ?? [])],
     mode: mode !== undefined && PERMISSIVE_MODES.includes(mode) ? mode : null,
+    // Only when present, so content without it hashes as before (earlier answers stay valid).
+    ...(settings.permissions?.additionalDirectories?.length ? { additionalDirectories: [...settings.permissions.additionalDirectories] } : {}),
   };
 }
 
 /** Whether there is anything to trust at all (no dialog is needed otherwise). */
 export function hasActionableContent(content: ActionableContent): boolean {
-  return Object.values(content.hooks).some((groups) => (groups?.length ?? 0) > 0) || content.allow.length > 0 || content.alwaysAllow.length > 0 || content.mode !== null;
+  return (
+    Object.values(content.hooks).some((groups) => (groups?.length ?? 0) > 0) ||
+    content.allow.length > 0 ||
+    content.alwaysAllow.length > 0 ||
+    content.mode !== null ||
+    (content.additionalDirectories?.length ?? 0) > 0
+  );
 }
 
 /** JSON with object keys sorted at every level, so equal content always hashes alike. */
@@ -63,7 +78,8 @@ export function applyTrust(settings: Settings, trusted: boolean): Settings {
   const { hooks: _hooks, always_allow: _alwaysAllow, permissions, ...rest } = settings;
   const out: Settings = { ...rest };
   if (permissions) {
-    const { allow: _allow, defaultMode, ...perms } = permissions;
+    // additionalDirectories widens where reads go without asking: permissive, so it waits for trust too.
+    const { allow: _allow, defaultMode, additionalDirectories: _dirs, ...perms } = permissions;
     out.permissions = { ...perms, ...(defaultMode !== undefined && !PERMISSIVE_MODES.includes(defaultMode) ? { defaultMode } : {}) };
   }
   return out;

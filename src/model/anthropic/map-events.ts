@@ -6,7 +6,7 @@
  * needs the error as data. Unknown event types, and blocks of types the harness does not model
  * (server tools, citations …), are skipped, as the API's versioning policy asks.
  */
-import type { AssistantBlock, StopReason, Usage } from '../../harness/messages.ts';
+import type { AssistantBlock, StopDetails, StopReason, Usage } from '../../harness/messages.ts';
 import type { ModelError, ModelStreamEvent } from '../../harness/ports.ts';
 import { modelErrorFromStreamEvent, streamCutError } from '../errors.ts';
 
@@ -112,7 +112,8 @@ export class SseEventMapper {
       case 'message_delta': {
         const d = isObject(data.delta) ? data.delta : {};
         const stop = typeof d.stop_reason === 'string' ? (d.stop_reason as StopReason) : null;
-        return { event: { type: 'message_delta', delta: { stop_reason: stop }, usage: pickUsage(data.usage) } };
+        const details = toStopDetails(d.stop_details);
+        return { event: { type: 'message_delta', delta: { stop_reason: stop, ...(details ? { stop_details: details } : {}) }, usage: pickUsage(data.usage) } };
       }
       case 'message_stop':
         return { event: { type: 'message_stop' } };
@@ -122,4 +123,14 @@ export class SseEventMapper {
         return null;
     }
   }
+}
+
+/** `stop_details` as the API sends it (`{type: "refusal", category, explanation}`); anything else is dropped. */
+function toStopDetails(raw: unknown): StopDetails | null {
+  if (!isObject(raw) || raw.type !== 'refusal') return null;
+  return {
+    type: 'refusal',
+    category: typeof raw.category === 'string' ? raw.category : null,
+    explanation: typeof raw.explanation === 'string' ? raw.explanation : null,
+  };
 }

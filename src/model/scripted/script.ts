@@ -75,6 +75,11 @@ export const scriptedTurnSchema = z
     stop_reason: z
       .enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal'])
       .optional(),
+    /** With `stop_reason: "refusal"`: the API's `stop_details` (policy category and explanation). */
+    stop_details: z
+      .object({ type: z.literal('refusal'), category: z.string().nullable().default(null), explanation: z.string().nullable().default(null) })
+      .strict()
+      .optional(),
     /** Reported usage; missing numbers are estimated from the request and reply sizes. */
     usage: usageSchema.optional(),
     fault: scriptedFaultSchema.optional(),

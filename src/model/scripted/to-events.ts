@@ -170,7 +170,7 @@ export function planTurn(input: ScriptedTurn, ctx: TurnContext): TurnPlan {
   events.push(
     {
       type: 'message_delta',
-      delta: { stop_reason: stopReason },
+      delta: { stop_reason: stopReason, ...(turn.stop_details ? { stop_details: turn.stop_details } : {}) },
       usage: { output_tokens: usage.output_tokens ?? Math.max(1, Math.ceil(replyChars(turn.content) / 4)) },
     },
     { type: 'message_stop' },

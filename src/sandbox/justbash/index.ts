@@ -13,7 +13,7 @@
 import './browser-globals.ts';
 import { Bash, InMemoryFs } from 'just-bash';
 import type { BashExecResult } from 'just-bash';
-import { WORKDIR } from '../../harness/ports.ts';
+import { HOME_DIR, WORKDIR } from '../../harness/ports.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../../harness/ports.ts';
 import { resolvePath } from '../../harness/util/paths.ts';
 import { finishExec, stopNotice } from '../exec-output.ts';
@@ -50,10 +50,11 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
   const bash = new Bash({
     fs,
     cwd: WORKDIR,
-    env: { HOME: WORKDIR, USER: 'user', ...opts.env },
+    env: { HOME: HOME_DIR, USER: 'user', ...opts.env },
     executionLimits: { maxExecutionTimeMs: MAX_EXEC_MS, maxOutputSize: BACKEND_MAX_OUTPUT_BYTES, ...opts.limits },
   });
   await fs.mkdir(WORKDIR, { recursive: true });
+  await fs.mkdir(HOME_DIR, { recursive: true });
   hub.clear();
   let disposed = false;
 

@@ -5,15 +5,17 @@
 import type { HookEventName } from '../../harness/hooks/config.ts';
 import type { Settings } from '../../harness/settings/index.ts';
 
+/** `if`: an optional permission-rule condition (`Bash(git *)`); the hook runs only for calls it names. */
 export type HookDraft =
-  | { event: HookEventName; matcher: string; type: 'command'; command: string; timeout?: number }
-  | { event: HookEventName; matcher: string; type: 'js'; name: string; code: string; timeout?: number };
+  | { event: HookEventName; matcher: string; if?: string; type: 'command'; command: string; timeout?: number }
+  | { event: HookEventName; matcher: string; if?: string; type: 'js'; name: string; code: string; timeout?: number };
 
 export function addHook(settings: Settings, draft: HookDraft): Settings {
+  const cond = draft.if?.trim() ? { if: draft.if.trim() } : {};
   const hook =
     draft.type === 'command'
-      ? { type: 'command' as const, command: draft.command, ...(draft.timeout ? { timeout: draft.timeout } : {}) }
-      : { type: 'js' as const, name: draft.name, code: draft.code, ...(draft.timeout ? { timeout: draft.timeout } : {}) };
+      ? { type: 'command' as const, ...cond, command: draft.command, ...(draft.timeout ? { timeout: draft.timeout } : {}) }
+      : { type: 'js' as const, ...cond, name: draft.name, code: draft.code, ...(draft.timeout ? { timeout: draft.timeout } : {}) };
   const hooks = { ...(settings.hooks ?? {}) } as NonNullable<Settings['hooks']>;
   const groups = [...(hooks[draft.event] ?? [])];
   const matcher = draft.matcher.trim();

@@ -9,6 +9,7 @@ import type {
   Message,
   MessageOrigin,
   ModelError,
+  StopDetails,
   TraceEvent,
 } from '../../harness/index.ts';
 import { blocksOf } from '../../harness/index.ts';
@@ -37,8 +38,13 @@ export type ConversationItem =
   | { kind: 'assistant'; key: string; text: string; thinking: string; streaming: boolean }
   | { kind: 'tool'; key: string; call: ToolCallView }
   | { kind: 'composing'; key: string; partialJson: string }
-  | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number }
-  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError }
+  /**
+   * `retry`: while the loop waits to retry, `waiting` until `retryAt` (the event's clock + the
+   * wait); `retried` once the next attempt went out; `stopped` when the run ended during the wait.
+   */
+  | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number; retryAt?: number; retry?: 'waiting' | 'retried' | 'stopped' }
+  /** `refusal`: the API's stop_details, when it sent them (the refused reply itself is not in the history). */
+  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError; refusal?: StopDetails }
   /** Tools the permission pre-filter hid from the model, shown once at the top of the run. */
   | { kind: 'prefilter'; key: string; hidden: { name: string; rule: string }[] };
 
@@ -199,6 +205,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
   let lastIndex = -1;
   /** Where the stored history's index 0 sits in this view (it moves when a layer rewrites the history). */
   let indexOffset = 0;
+  let lastStopDetails: StopDetails | undefined;
 
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -210,6 +217,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
       case 'model.request':
         inflight = { text: new Map(), thinking: new Map(), json: new Map() };
         inflightResponse = null;
+        if (failing?.item.kind === 'error' && failing.item.retry === 'waiting') failing.item = { ...failing.item, retry: 'retried' };
         break;
       case 'model.delta': {
         if (!inflight) break;
@@ -221,6 +229,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
       }
       case 'model.response':
         inflightResponse = e.message;
+        lastStopDetails = e.stopDetails;
         failing = null;
         break;
       case 'model.error': {
@@ -233,6 +242,7 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
           error: e.error,
           attempt: e.attempt,
           retryInMs: e.retryInMs,
+          ...(e.retryInMs !== undefined ? { retryAt: e.ts + e.retryInMs, retry: 'waiting' as const } : {}),
         };
         if (failing) failing.item = item;
         else {
@@ -260,9 +270,17 @@ export function deriveConversation(events: readonly TraceEvent[], opts: { settle
       case 'run.end':
         inflight = null;
         inflightResponse = null;
+        if (failing?.item.kind === 'error' && failing.item.retry === 'waiting') failing.item = { ...failing.item, retry: 'stopped' };
         extras.push({
           at: lastIndex,
-          item: { kind: 'end', key: `end.${run}.${i}`, reason: e.reason, turns: e.turns, error: e.error },
+          item: {
+            kind: 'end',
+            key: `end.${run}.${i}`,
+            reason: e.reason,
+            turns: e.turns,
+            error: e.error,
+            ...(e.reason === 'refusal' ? { refusal: lastStopDetails ?? { type: 'refusal' as const, category: null, explanation: null } } : {}),
+          },
         });
         break;
     }

@@ -54,7 +54,8 @@ export type RunWrapper = (
 /** Longest stretch a run keeps the main thread before it lets the page paint. */
 const FRAME_MS = 40;
 /** Events after which the generator may take a while to yield again. */
-const WAITS_AFTER = new Set(['tool.started', 'model.request', 'permission.prompt']);
+// model.error: a retry wait follows it, and its countdown must be on screen during the wait.
+const WAITS_AFTER = new Set(['tool.started', 'model.request', 'permission.prompt', 'model.error']);
 
 /** Pause between streamed chunks of a scripted reply, so text visibly streams when running. */
 const SCRIPTED_CHUNK_DELAY_MS = 12;
