@@ -11,6 +11,7 @@ export type { RuntimeHooks } from './hooks.ts';
 export function runtimeCommands(hooks: RuntimeHooks): LazyCommand[] {
   return [
     { name: 'node', load: async () => (await import('./node/node-command.ts')).createNodeCommand(hooks) },
+    { name: 'git', load: async () => (await import('./git/git-command.ts')).createGitCommand(hooks) },
     { name: 'npm', load: async () => (await import('./npm-command.ts')).createNpmCommand() },
     {
       name: 'npx',
