@@ -369,6 +369,17 @@ function runtimeCases(): ContractCase[] {
       },
     },
     {
+      name: 'node: an abort stops a busy loop with exit 130 (sandboxes with preemptive abort)',
+      async run(sb) {
+        if (!preemptive(sb)) return;
+        await sb.exec('node -e "1"', { timeoutMs: 30_000 });
+        const controller = abortAfter(300);
+        const r = await sb.exec('node -e "while (true) {}"', { signal: controller.signal, timeoutMs: 20_000 });
+        expectExit(r, 130, 'node busy loop aborted after 300 ms (timeout 20 s)');
+        expectEqual([r.aborted, r.timedOut], [true, false], '[aborted, timedOut]');
+      },
+    },
+    {
       name: 'git: init, add, commit, status, log, diff',
       async run(sb) {
         await sb.fs.writeFile('notes.txt', 'one\ntwo\n');

@@ -24,6 +24,7 @@ import type { ContextState } from '../harness/context/state.ts';
 import type { ContextSettingsInput } from '../harness/context/settings.ts';
 import { harnessSettingsOf, type Scenario } from './schema.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.ts';
+import { seedGitRepo } from './git-seed.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -81,7 +82,10 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const { scenario, sandbox } = opts;
   const clock = opts.clock ?? realClock;
   const history = opts.history ?? [];
-  if (history.length === 0) await seedFiles(sandbox, scenario.files);
+  if (history.length === 0) {
+    await seedFiles(sandbox, scenario.files);
+    if (scenario.settings.git?.init) await seedGitRepo(sandbox, scenario.settings.git.message);
+  }
 
   let model = opts.model;
   if (!model) {

@@ -36,6 +36,14 @@ export const scenarioSettingsSchema = z
     always_deny: z.array(yamlTierRuleSchema).optional(),
     always_allow: z.array(yamlTierRuleSchema).optional(),
     ask_user: z.array(yamlTierRuleSchema).optional(),
+    /** Start the files as a git repository with one commit (see `git-seed.ts`). */
+    git: z
+      .object({
+        init: z.boolean().default(true),
+        message: z.string().min(1).max(500).default('initial commit'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -25,6 +25,7 @@ import contextCollapse from './context-collapse.json';
 import autoCompact from './auto-compact.json';
 import memoryClaudeMd from './memory-claude-md.json';
 import lessonFollowUps from './lesson-follow-ups.json';
+import nodeProjectBug from './node-project-bug.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -56,6 +57,8 @@ export const builtinDocs: ScenarioV1[] = [
   memoryClaudeMd,
   // lessons: several prompts, notes and questions
   lessonFollowUps,
+  // the sandbox's node and git
+  nodeProjectBug,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
