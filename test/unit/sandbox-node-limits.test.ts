@@ -69,6 +69,23 @@ describe('node --test', () => {
     await sb.dispose();
   });
 
+  it('mock.fn and mock.method record calls as Node does', async () => {
+    const sb = await createJustBashSandbox({
+      files: {
+        'mock.test.js': [
+          "const { test, mock } = require('node:test');",
+          "const assert = require('node:assert/strict');",
+          "test('fn', () => { const f = mock.fn((x) => x * 2); assert.equal(f(3), 6); assert.equal(f.mock.callCount(), 1); assert.deepEqual(f.mock.calls[0].arguments, [3]); });",
+          "test('method', (t) => { const obj = { hi: () => 'real' }; const m = t.mock.method(obj, 'hi', () => 'fake'); assert.equal(obj.hi(), 'fake'); m.mock.restore(); assert.equal(obj.hi(), 'real'); });",
+        ].join('\n'),
+      },
+    });
+    const r = await sb.exec('node --test', { timeoutMs: 30_000 });
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/# pass 2\n# fail 0/);
+    await sb.dispose();
+  });
+
   it('a test file that throws at load fails as a test named after the file', async () => {
     const sb = await createJustBashSandbox({ files: { 'broken.test.js': 'require("./missing-module");\n' } });
     const r = await sb.exec('node --test', { timeoutMs: 30_000 });

@@ -92,7 +92,7 @@ export const TEST_RUNNER_SOURCE = String.raw`
       beforeEach: function (fn) { (node.beforeEachSub = node.beforeEachSub || []).push(fn); },
       afterEach: function (fn) { (node.afterEachSub = node.afterEachSub || []).push(fn); },
       assert: N.builtin('assert/strict'),
-      mock: undefined,
+      mock: mock,
     };
   }
 
@@ -168,9 +168,44 @@ export const TEST_RUNNER_SOURCE = String.raw`
     N.call('testResults', { children: r.children, error: r.status === 'fail' && r.children.every(function (c) { return c.status !== 'fail'; }) ? r.error : undefined });
   };
 
-  function unsupportedMock() {
-    throw N.codedError(Error, 'ERR_SANDBOX_UNSUPPORTED', 'node:test mock is not available in this sandbox; write a small stub function instead');
+  /** node:test's mock.fn / mock.method: calls are recorded in fn.mock.calls, as in Node. */
+  const restorers = [];
+  function mockFn(original, impl) {
+    let implementation = impl || original || function () {};
+    const calls = [];
+    const fn = function () {
+      const args = Array.prototype.slice.call(arguments);
+      const call = { arguments: args, this: this, result: undefined, error: undefined };
+      calls.push(call);
+      try { call.result = implementation.apply(this, args); return call.result; } catch (e) { call.error = e; throw e; }
+    };
+    fn.mock = {
+      calls: calls,
+      callCount: function () { return calls.length; },
+      mockImplementation: function (f) { implementation = f; },
+      resetCalls: function () { calls.length = 0; },
+      restore: function () {},
+    };
+    return fn;
   }
+  function unsupportedMock() {
+    throw N.codedError(Error, 'ERR_SANDBOX_UNSUPPORTED', 'node:test mock.timers is not available in this sandbox; pass the clock in as a parameter instead');
+  }
+  const mock = {
+    fn: function (original, impl) { return mockFn(original, impl); },
+    method: function (obj, name, impl) {
+      const original = obj[name];
+      const fn = mockFn(original, impl);
+      fn.mock.restore = function () { obj[name] = original; };
+      restorers.push(fn.mock.restore);
+      obj[name] = fn;
+      return fn;
+    },
+    restoreAll: function () { while (restorers.length) restorers.pop()(); },
+    reset: function () { while (restorers.length) restorers.pop()(); },
+    timers: { enable: unsupportedMock },
+  };
+
   N.define('test', function () {
     const api = test;
     api.test = test;
@@ -181,7 +216,7 @@ export const TEST_RUNNER_SOURCE = String.raw`
     api.after = hook('after');
     api.beforeEach = hook('beforeEach');
     api.afterEach = hook('afterEach');
-    api.mock = { fn: unsupportedMock, method: unsupportedMock, timers: { enable: unsupportedMock } };
+    api.mock = mock;
     api.default = api;
     return api;
   });
