@@ -1,10 +1,18 @@
 import { expect, test } from './browser.ts';
-import { runToEnd } from './app.ts';
+import { openApp, selectScenario, waitForStatus } from './app.ts';
 
 // The whole node-project-bug scenario in the built app: the sandbox Worker seeds a git repo
 // (settings.git), runs npm test (node --test in QuickJS-WASM) twice, git diff and git commit.
 test('node-project-bug runs npm test, fixes the bug, and commits it in the browser sandbox', { timeout: 180_000 }, async ({ page }) => {
-  await runToEnd(page, 'node-project-bug');
+  await openApp(page);
+  await selectScenario(page, 'node-project-bug');
+  await page.getByTestId('btn-run').click();
+  // The lesson's question holds the run after the edit; answering shows why, then Run goes on.
+  await page.getByTestId('lesson-question').waitFor({ timeout: 90_000 });
+  await page.getByTestId('question-choice').first().click();
+  await expect.poll(() => page.getByTestId('question-answer').textContent()).toContain('all four tests pass');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
   const results = page.getByTestId('conversation').getByTestId('tool-call').getByTestId('tool-result');
   await expect.poll(() => results.count(), { timeout: 60_000 }).toBe(6);
   const texts = await results.allTextContents();

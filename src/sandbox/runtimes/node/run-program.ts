@@ -270,12 +270,18 @@ export async function runProgram(req: ProgramRequest): Promise<ProgramOutcome> {
     if (!engine.atMemoryCap()) throw err;
     return { exitCode: 134, stopped: false, outOfMemory: true };
   } finally {
-    mainPromise?.dispose();
-    try {
-      vm.dispose();
-      rt.dispose();
-    } catch {
-      // A runtime that ran out of memory can fail its own teardown; it is dropped either way.
+    // A run that was interrupted (Stop, timeout, process.exit) or ran out of memory can leave QuickJS's heap
+    // mid-operation, and freeing it then trips QuickJS's leak assertion, which aborts the WebAssembly
+    // instance and logs to the console. The instance is this run's alone (quickjs.ts), so it is
+    // simply dropped; a run that ended normally is freed, which keeps handle leaks visible.
+    if (exitCode === null && !io.stopped() && !outOfMemory && !engine.atMemoryCap()) {
+      try {
+        mainPromise?.dispose();
+        vm.dispose();
+        rt.dispose();
+      } catch {
+        // Freeing failed; the instance is dropped with the run either way.
+      }
     }
   }
 }
