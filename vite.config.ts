@@ -13,6 +13,9 @@ export default defineConfig({
   // just-bash's browser build imports node:zlib for gzip/gunzip/zcat/rg; a small fflate shim stands in.
   resolve: { alias: { 'node:zlib': fileURLToPath(new URL('./src/sandbox/justbash/zlib-shim.ts', import.meta.url)) } },
   server: { headers: isolationHeaders },
+  // The QuickJS variant finds its .wasm next to itself (new URL(..., import.meta.url)); pre-bundling
+  // would move the JS into .vite/deps without the .wasm, so `node` in `vite dev` needs it excluded.
+  optimizeDeps: { exclude: ['@jitl/quickjs-wasmfile-release-sync'] },
   preview: { headers: isolationHeaders },
   build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
   worker: { format: 'es' },

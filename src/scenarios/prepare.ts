@@ -30,6 +30,7 @@ import { prepareAgents } from './prepare-agents.ts';
 import type { SkillFile } from '../harness/agents/skills/catalog.ts';
 import type { SteeringInbox } from '../harness/agents/steering/inbox.ts';
 import type { AgentFeature } from '../harness/agents/tools.ts';
+import { seedGitRepo } from './git-seed.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -114,7 +115,10 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const { scenario, sandbox } = opts;
   const clock = opts.clock ?? realClock;
   const history = opts.history ?? [];
-  if (history.length === 0) await seedFiles(sandbox, scenario.files);
+  if (history.length === 0) {
+    await seedFiles(sandbox, scenario.files);
+    if (scenario.settings.git?.init) await seedGitRepo(sandbox, scenario.settings.git.message);
+  }
 
   let model = opts.model;
   if (!model) {

@@ -44,6 +44,14 @@ export const scenarioSettingsSchema = z
       .array(z.object({ beforeTurn: z.number().int().min(2).max(500), message: z.string().min(1).max(10_000) }).strict())
       .max(50)
       .optional(),
+    /** Start the files as a git repository with one commit (see `git-seed.ts`). */
+    git: z
+      .object({
+        init: z.boolean().default(true),
+        message: z.string().min(1).max(500).default('initial commit'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

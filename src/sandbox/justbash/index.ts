@@ -17,9 +17,13 @@ import { HOME_DIR, WORKDIR } from '../../harness/ports.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../../harness/ports.ts';
 import { resolvePath } from '../../harness/util/paths.ts';
 import { finishExec, stopNotice } from '../exec-output.ts';
+import { runtimeCommands } from '../runtimes/index.ts';
 import { WatchHub } from '../watch-hub.ts';
 import { JustBashFs } from './fs-adapter.ts';
+import { liveOutput } from './live-output.ts';
+import type { LiveOutput } from './live-output.ts';
 import { createStopSignal } from './stop-signal.ts';
+import type { StopSignal } from './stop-signal.ts';
 import { trackMutations } from './tracked-fs.ts';
 
 export type JustBashSandboxOptions = {
@@ -47,8 +51,16 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
   const initial: Record<string, string> = {};
   for (const [path, content] of Object.entries(opts.files ?? {})) initial[resolvePath(WORKDIR, path)] = content;
   const fs = trackMutations(new InMemoryFs(initial), (p) => hub.record(p));
+  // The exec in progress, lent to node / npm / git so they can stop and stream (runtimes/hooks.ts).
+  let running: { stop: StopSignal; live: LiveOutput } | null = null;
   const bash = new Bash({
     fs,
+    customCommands: runtimeCommands({
+      fs: () => fs,
+      stopped: () => running?.stop.signal.aborted ?? false,
+      signal: () => running?.stop.signal,
+      live: () => running?.live.sink,
+    }),
     cwd: WORKDIR,
     env: { HOME: HOME_DIR, USER: 'user', ...opts.env },
     executionLimits: { maxExecutionTimeMs: MAX_EXEC_MS, maxOutputSize: BACKEND_MAX_OUTPUT_BYTES, ...opts.limits },
@@ -67,6 +79,8 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
       return finishExec({ stdout: '', stderr: `bash: cd: ${cwd}: No such file or directory\n`, exitCode: 1 }, o, true);
     }
     const stop = createStopSignal(o.signal, Math.min(o.timeoutMs ?? MAX_EXEC_MS, MAX_EXEC_MS));
+    const live = liveOutput(o);
+    running = { stop, live };
     let res: BashExecResult;
     try {
       res = await bash.exec(command, {
@@ -82,16 +96,24 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
       res = { stdout: '', stderr: `bash: internal error: ${err instanceof Error ? err.message : String(err)}\n`, exitCode: 126, env: {} };
     } finally {
       stop.dispose();
+      running = null;
       hub.flush();
     }
     const cause = stop.cause() ?? (res.exitCode === 124 && BACKEND_STOP_LINE.test(res.stderr) ? 'timeout' : null);
-    if (!cause) return finishExec({ stdout: res.stdout, stderr: res.stderr, exitCode: res.exitCode }, o, true);
-    const stderr = res.stderr.replace(BACKEND_STOP_LINE, '') + stopNotice(cause, o.timeoutMs ?? MAX_EXEC_MS);
-    return finishExec(
-      { stdout: res.stdout, stderr, exitCode: cause === 'timeout' ? 124 : 130, timedOut: cause === 'timeout', aborted: cause === 'abort' },
-      o,
-      true,
-    );
+    const raw = !cause
+      ? { stdout: res.stdout, stderr: res.stderr, exitCode: res.exitCode }
+      : {
+          stdout: res.stdout,
+          stderr: res.stderr.replace(BACKEND_STOP_LINE, '') + stopNotice(cause, o.timeoutMs ?? MAX_EXEC_MS),
+          exitCode: cause === 'timeout' ? 124 : 130,
+          timedOut: cause === 'timeout',
+          aborted: cause === 'abort',
+        };
+    if (!live.used()) return finishExec(raw, o, true);
+    // just-bash drops a stopped command's output; keep what was already shown live.
+    if (cause) raw.stdout = live.keepStreamed(raw.stdout, 'stdout');
+    live.deliverRest(raw);
+    return finishExec(raw, o, false);
   }
 
   return {

@@ -29,6 +29,7 @@ import skillOnDemand from './skill-on-demand.json';
 import taskGraph from './task-graph.json';
 import backgroundTests from './background-tests.json';
 import steeringMidRun from './steering-mid-run.json';
+import nodeProjectBug from './node-project-bug.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -65,6 +66,8 @@ export const builtinDocs: ScenarioV1[] = [
   taskGraph,
   backgroundTests,
   steeringMidRun,
+  // the sandbox's node and git
+  nodeProjectBug,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));

@@ -1,0 +1,87 @@
+/**
+ * The `git` shell command over isomorphic-git and the sandbox files: init, status, add, rm,
+ * commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config — the
+ * subset agents use — with output close to git's. Global `-C <dir>` and `-c k=v` (ignored)
+ * are accepted. Anything else (remotes, merge, rebase, stash, …) fails naming what is missing.
+ */
+import type { Command, ExecResult } from 'just-bash';
+import { resolvePath } from '../../../harness/util/paths.ts';
+import type { RuntimeHooks } from '../hooks.ts';
+import type { GitCtx, GitResult, RepoCtx } from './context.ts';
+import { fatal } from './context.ts';
+import { gitDiff } from './diff.ts';
+import { gitFs } from './git-fs.ts';
+import { gitCommit, gitLog, gitShow } from './history.ts';
+import { gitBranch, gitCheckout, gitConfig, gitInit, gitRevParse } from './refs.ts';
+import { gitAdd, gitReset, gitRestore, gitRm } from './staging.ts';
+import { gitStatus } from './status.ts';
+
+const IN_REPO: Record<string, (ctx: RepoCtx, args: string[]) => Promise<GitResult>> = {
+  status: gitStatus,
+  add: gitAdd,
+  rm: gitRm,
+  commit: gitCommit,
+  log: gitLog,
+  show: gitShow,
+  diff: gitDiff,
+  branch: gitBranch,
+  checkout: (c, a) => gitCheckout(c, a, 'checkout'),
+  switch: (c, a) => gitCheckout(c, a, 'switch'),
+  restore: gitRestore,
+  reset: gitReset,
+  'rev-parse': gitRevParse,
+};
+
+const NETWORK = new Set(['clone', 'fetch', 'pull', 'push', 'remote', 'submodule', 'ls-remote']);
+const UNSUPPORTED = new Set(['merge', 'rebase', 'stash', 'cherry-pick', 'revert', 'tag', 'blame', 'bisect', 'reflog', 'clean', 'mv', 'worktree', 'am', 'apply', 'grep', 'describe']);
+const SUPPORTED_LIST = 'init, status, add, rm, commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config';
+
+async function findRoot(ctx: GitCtx): Promise<string | null> {
+  try {
+    return await ctx.git.findRoot({ fs: ctx.fs, filepath: ctx.cwd });
+  } catch {
+    return null;
+  }
+}
+
+export function createGitCommand(hooks: RuntimeHooks): Command {
+  return {
+    name: 'git',
+    async execute(argv, cmdCtx): Promise<ExecResult> {
+      let cwd = cmdCtx.cwd;
+      let i = 0;
+      for (; i < argv.length; i++) {
+        const a = argv[i]!;
+        if (a === '-C') cwd = resolvePath(cwd, argv[++i] ?? '.');
+        else if (a === '-c') i++;
+        else if (a === '--no-pager' || a === '--no-optional-locks' || a === '-P') continue;
+        else if (a === '--version') return { stdout: 'git version 2.47.0 (isomorphic-git sandbox)\n', stderr: '', exitCode: 0 };
+        else break;
+      }
+      const sub = argv[i];
+      const args = argv.slice(i + 1);
+      if (sub === undefined || sub === 'help' || sub === '--help') {
+        return { stdout: `usage: git <command> [<args>]\n\nIn the sandbox: ${SUPPORTED_LIST}\n`, stderr: '', exitCode: sub === undefined ? 1 : 0 };
+      }
+      if (NETWORK.has(sub)) return fatal(`'git ${sub}' is not available in the sandbox: it is offline and has no remotes. Supported: ${SUPPORTED_LIST}.`);
+      if (UNSUPPORTED.has(sub)) return fatal(`'git ${sub}' is not supported by the sandbox's git (isomorphic-git). Supported: ${SUPPORTED_LIST}.`, 1);
+      const git = await import('isomorphic-git');
+      const raw = hooks.fs?.() ?? cmdCtx.fs;
+      const env: Record<string, string> = {};
+      for (const [k, v] of cmdCtx.env) env[k] = v;
+      const base: GitCtx = { git, fs: gitFs(raw), raw, dir: null, cwd, env };
+      if (!(await raw.exists(cwd))) return fatal(`cannot change to '${cwd}': No such file or directory`);
+      base.dir = await findRoot(base);
+      try {
+        if (sub === 'init') return await gitInit(base, args);
+        if (sub === 'config') return await gitConfig(base, args);
+        const run = IN_REPO[sub];
+        if (!run) return { stdout: '', stderr: `git: '${sub}' is not a git command. See 'git --help'.\n(The sandbox's git supports: ${SUPPORTED_LIST}.)\n`, exitCode: 1 };
+        if (!base.dir) return fatal('not a git repository (or any of the parent directories): .git');
+        return await run({ ...base, dir: base.dir }, args);
+      } catch (err) {
+        return fatal(`git ${sub} failed in the sandbox: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+  };
+}
