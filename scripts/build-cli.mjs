@@ -27,7 +27,8 @@ export async function buildCli({ quiet = false } = {}) {
     legalComments: 'none',
     logLevel: 'warning',
     // Native and optional pieces stay outside the bundle (loaded from node_modules if present).
-    external: ['node-liblzma', '@mongodb-js/zstd', 'fsevents'],
+    // QuickJS's WASM build finds its .wasm beside its own module: it is loaded from node_modules too.
+    external: ['node-liblzma', '@mongodb-js/zstd', 'fsevents', '@jitl/quickjs-wasmfile-release-sync'],
     // CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
     metafile: !quiet,

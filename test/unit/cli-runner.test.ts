@@ -71,6 +71,22 @@ describe('headless runner: formats and exit codes', () => {
     for (const s of ['--dir PATH', '--write-back', '--output-format', 'Exit codes', 'ANTHROPIC_API_KEY', 'fix-a-bug']) expect(r.stdout).toContain(s);
   });
 
+  it("the bundle's sandbox runs real node: node-project-bug's tests fail, then pass", async () => {
+    // QuickJS's .wasm sits beside its module in node_modules; a bundle that inlined the module
+    // would look for it beside dist-cli/ and every `node` call would die with ENOENT.
+    const r = await runCli(['node-project-bug', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const outputs = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; content?: unknown })
+      .filter((e) => e.type === 'tool.result')
+      .map((e) => JSON.stringify(e.content));
+    expect(outputs.some((o) => /# fail 1/.test(o))).toBe(true);
+    expect(outputs.some((o) => /# fail 0/.test(o))).toBe(true);
+    expect(r.stdout).not.toMatch(/ENOENT|failed to asynchronously prepare wasm/);
+  });
+
   it('a bad command line exits 2 with a sentence saying what to change', async () => {
     const r = await runCli(['--output-format', 'xml', 'fix-a-bug']);
     expect(r.code).toBe(2);
