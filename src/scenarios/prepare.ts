@@ -24,6 +24,8 @@ import type { ContextState } from '../harness/context/state.ts';
 import type { ContextSettingsInput } from '../harness/context/settings.ts';
 import { harnessSettingsOf, type Scenario } from './schema.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.ts';
+import { agentToolPool } from '../harness/agents/pool.ts';
+import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -84,18 +86,15 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   if (history.length === 0) await seedFiles(sandbox, scenario.files);
 
   let model = opts.model;
+  // Report cache reads and writes as the API would, so the cache panel has real numbers offline.
+  const scriptedOpts = { clock, simulateCache: true, ...(opts.scriptedChunkDelayMs ? { chunkDelayMs: opts.scriptedChunkDelayMs } : {}) };
   if (!model) {
     if (scenario.model.kind !== 'scripted') {
       throw new ScenarioModelMissingError(
         `Scenario "${scenario.title}" runs on a live model (${scenario.model.model}): add an API key in Settings, or pick a scripted scenario.`,
       );
     }
-    model = createScriptedClient(scenario.model.turns, {
-      clock,
-      // Report cache reads and writes as the API would, so the cache panel has real numbers offline.
-      simulateCache: true,
-      ...(opts.scriptedChunkDelayMs ? { chunkDelayMs: opts.scriptedChunkDelayMs } : {}),
-    });
+    model = createScriptedClient(scenario.model.turns, scriptedOpts);
   }
   const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : 'scripted');
 
@@ -123,6 +122,24 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         })
       : undefined;
 
+  // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
+  const live = opts.model;
+  const { tools } = await agentToolPool({
+    sandbox,
+    base: builtinTools,
+    runtime: {
+      modelFor: live ? () => live : scriptedAgentModels(scenario.model.kind === 'scripted' ? (scenario.model.agents ?? {}) : {}, scriptedOpts),
+      modelId,
+      maxTokens: scenario.settings.maxTokens,
+      permissions,
+      ...(opts.askPermission ? { prompt: opts.askPermission } : {}),
+      ...(opts.sessionGrants ? { sessionGrants: opts.sessionGrants } : {}),
+      ...(hooks ? { hooks } : {}),
+      ...(opts.model ? {} : { summarize: deterministicSummarizer }),
+      ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
+    },
+  });
+
   const input: LoopInput = {
     // A resumed history can end with the user's side (an interrupted turn closed with results):
     // the prompt joins that message so roles keep alternating.
@@ -131,7 +148,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         ? withUserContent(history, [{ type: 'text', text: opts.prompt ?? scenario.prompt }])
         : [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
     system: scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT,
-    tools: builtinTools(),
+    tools,
     model: modelId,
     maxTokens: scenario.settings.maxTokens,
     maxTurns: scenario.settings.maxTurns,

@@ -16,6 +16,7 @@ import type { Clock, IdGen, ModelClient, ModelError, Sandbox } from '../ports.ts
 import type { AnyTool } from '../tools/tool.ts';
 import type { FileState } from '../tools/file-state.ts';
 import type { ExitReason, TransitionReason } from '../trace.ts';
+import type { TodoItem } from '../agents/todos/todo-tool.ts';
 
 export type LoopInput = {
   /** History so far, ending with the new user prompt. */
@@ -90,6 +91,10 @@ export type LoopDeps = {
   summarize?: Summarize;
   /** Where facts worth keeping go after a completed run (rules-based extraction). */
   memoryStore?: MemoryStore;
+  /** A subagent's loop: the parent's `agent` call, stamped on every event. */
+  parentToolUseId?: string;
+  /** Set for a subagent: its stop site fires SubagentStop (with this type) instead of Stop. */
+  subagent?: { agentType: string };
 };
 
 export type RunResult = {
@@ -128,4 +133,7 @@ export type LoopState = {
   reactiveCompactUsed: boolean;
   /** Why the previous iteration continued (null on the first). */
   transition: { reason: TransitionReason; detail?: string } | null;
+  /** The agent's todo list (from its last accepted `todo_write`) and model calls since that call. */
+  todos: TodoItem[];
+  turnsSinceTodoWrite: number;
 };

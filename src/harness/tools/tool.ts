@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { JsonSchema, ToolSchema } from '../messages.ts';
 import type { Clock, IdGen, Sandbox } from '../ports.ts';
-import type { ToolOutputChunk } from '../trace.ts';
+import type { ToolOutputChunk, TraceEvent, TraceEventBody } from '../trace.ts';
 import type { FileState } from './file-state.ts';
 
 /** Everything a tool may touch while it runs. */
@@ -24,6 +24,12 @@ export type ToolContext = {
   agentId: string;
   /** The `tool_use` id of the call being run; set by the runner, used to label snapshots. */
   toolUseId?: string;
+  /**
+   * Puts an event into the agent's stream (set by the runner): a body is stamped as this agent's,
+   * an event already stamped by a nested agent passes through as it is. Resolves once the consumer
+   * has pulled it (or the run was stopped), so a nested loop goes at the consumer's pace.
+   */
+  emit?: (event: TraceEventBody | TraceEvent) => Promise<void>;
 };
 
 /** What a tool call produced. Failures are results with `isError`, never exceptions. */
