@@ -25,6 +25,9 @@ import contextCollapse from './context-collapse.json';
 import autoCompact from './auto-compact.json';
 import memoryClaudeMd from './memory-claude-md.json';
 import lessonFollowUps from './lesson-follow-ups.json';
+import planWithTodos from './plan-with-todos.json';
+import delegateParallelSubagents from './delegate-parallel-subagents.json';
+import customSubagent from './custom-subagent.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -56,6 +59,10 @@ export const builtinDocs: ScenarioV1[] = [
   memoryClaudeMd,
   // lessons: several prompts, notes and questions
   lessonFollowUps,
+  // agents: plans and subagents
+  planWithTodos,
+  delegateParallelSubagents,
+  customSubagent,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
