@@ -28,6 +28,9 @@ export function scriptedAgentModels(scripts: AgentScripts, opts: ScriptedClientO
           `Scripts exist for: ${keys.length ? keys.map((k) => JSON.stringify(k)).join(', ') : '(none)'}; add one under model.agents keyed by the description or the type.`,
       };
     }
-    return createScriptedClient(turns, { ...opts, name: `scripted:${child.agentId}` });
+    // Tool ids unique across agents, as the API's are: views key tool calls by id.
+    let n = 0;
+    const toolIds = () => `toolu_${child.agentId}_${++n}`;
+    return createScriptedClient(turns, { ...opts, name: `scripted:${child.agentId}`, toolIds });
   };
 }
