@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildTool, checkTranscript, textOf, type TraceEvent } from '../../src/harness/index.ts';
+import { agentLoop, buildTool, checkTranscript, textOf, type TraceEvent } from '../../src/harness/index.ts';
+import { createScriptedClient } from '../../src/model/scripted/client.ts';
 import { parseHooksConfig } from '../../src/harness/hooks/index.ts';
 import { usageTrailer } from '../../src/harness/agents/index.ts';
 import { agentCall, agentSetup, historyOf, run, say } from './agents-fixture.ts';
@@ -254,6 +255,32 @@ describe('the agent tool', () => {
     expect(childTransitions).toEqual(['stop_hook_blocking', 'stop_hook_blocking', 'stop_hook_blocking', 'completed']);
     expect(runs.filter((r) => r.agentId === 'main').map((r) => r.event)).toEqual(['SubagentStart', 'Stop']);
     expect(textOf(result.messages.at(-1)!)).toBe('done');
+  });
+
+  it('a child goes at the consumer\'s pace: it does not run ahead of the events pulled', async () => {
+    const made: ReturnType<typeof createScriptedClient>[] = [];
+    const s = await agentSetup([{ content: [agentCall('t', 'task')] }, say('done')], {
+      runtime: {
+        modelFor: () => {
+          const c = createScriptedClient([{ content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo hi' } }] }, say('child done')]);
+          made.push(c);
+          return c;
+        },
+      },
+    });
+    const loop = agentLoop(s.input, s.deps);
+    const pulled: TraceEvent[] = [];
+    while (pulled.at(-1)?.type !== 'subagent.start') pulled.push((await loop.next()).value as TraceEvent);
+    // Let every timer and pending promise run: an eager child would reach its model by now.
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(made).toHaveLength(1);
+    expect(made[0]!.requests).toHaveLength(0);
+    // Pull up to the child's first model.request: only then has its model been called.
+    while (!(pulled.at(-1)?.type === 'model.request' && pulled.at(-1)?.agentId !== 'main')) pulled.push((await loop.next()).value as TraceEvent);
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(made[0]!.requests.length).toBeLessThanOrEqual(1);
+    for (let step = await loop.next(); !step.done; step = await loop.next()) pulled.push(step.value);
+    expect(made[0]!.requests).toHaveLength(2);
   });
 
   it('the trailer has Claude Code\'s usage shape', () => {

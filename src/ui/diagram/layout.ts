@@ -44,7 +44,7 @@ export const EDGES: Edge[] = [
   { from: 'permission', to: 'tools', d: 'M220,228 L220,272', label: 'granted', lx: 226, ly: 254 },
   { from: 'tools', to: 'loop', d: 'M163,294 C118,294 118,140 160,124', label: 'result', lx: 108, ly: 232 },
   { from: 'permission', to: 'loop', d: 'M277,204 C302,190 298,150 262,136', label: 'denied', lx: 300, ly: 176 },
-  { from: 'loop', to: 'agents', d: 'M262,94 L321,48', label: 'spawn', lx: 294, ly: 62 },
+  { from: 'loop', to: 'agents', d: 'M262,94 L321,48', label: 'spawn', lx: 304, ly: 82 },
   { from: 'hooks', to: 'permission', d: 'M319,243 L279,218', label: '', lx: 0, ly: 0, dotted: true },
   { from: 'hooks', to: 'tools', d: 'M319,262 L279,286', label: '', lx: 0, ly: 0, dotted: true },
   { from: 'hooks', to: 'loop', d: 'M376,232 C376,170 320,150 279,126', label: 'hooks', lx: 352, ly: 178, dotted: true },

@@ -11,6 +11,7 @@ import type {
   MessageOrigin,
   ModelError,
   TraceEvent,
+  Usage,
 } from '../../harness/index.ts';
 import { blocksOf } from '../../harness/index.ts';
 
@@ -43,6 +44,8 @@ export type SubagentLane = {
   /** Its exit reason once it stopped; undefined while it runs. */
   reason?: ExitReason;
   turns?: number;
+  /** Its tokens (input of every kind + output) once it stopped: per-agent usage. */
+  tokens?: number;
   items: ConversationItem[];
 };
 
@@ -230,11 +233,15 @@ function deriveAgent(events: readonly TraceEvent[], agentId: string, opts: { set
       agentId: start.childAgentId,
       subagentType: start.subagentType,
       description: start.description,
-      ...(stop ? { reason: stop.reason, turns: stop.turns } : {}),
+      ...(stop ? { reason: stop.reason, turns: stop.turns, tokens: totalTokens(stop.usage) } : {}),
       items: deriveAgent(events, start.childAgentId, opts),
     };
     return { ...item, call: { ...item.call, lane } };
   });
+}
+
+function totalTokens(u: Usage): number {
+  return u.input_tokens + u.output_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
 }
 
 function deriveOne(events: readonly TraceEvent[], opts: { settled?: boolean } = {}): ConversationItem[] {
