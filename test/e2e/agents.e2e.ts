@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { activeNodes, openApp, rows, selectScenario, waitForStatus } from './app.ts';
+import { activeNodes, openApp, rows, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
 
@@ -92,4 +92,29 @@ test('the Todos panel follows the plan live and shows it as it was when stepped 
   expect(await statuses()).toEqual(['completed', 'completed', 'completed', 'in_progress']);
   await panel.getByTestId('todo-stepped-back').waitFor();
   expect(await panel.getByTestId('todo-stepped-back').textContent()).toContain(`event ${await position(page)}`);
+});
+
+test('stepping through a subagent\'s end pulls one event at a time, and the custom agent\'s lane shows its run', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'custom-subagent');
+  // Run stops at the question about the subagent's own transition.
+  await page.getByTestId('btn-run').click();
+  await page.getByTestId('lesson-question').waitFor();
+  await expect.poll(() => rows(page).count()).toBe(80);
+  await page.getByTestId('question-choice').first().click();
+  await page.getByTestId('question-answer').waitFor();
+  // Each Step is one event, the subagent's run.end included (it does not end the main run).
+  await stepOnce(page);
+  expect(await rows(page).last().getAttribute('data-type')).toBe('transition');
+  await stepOnce(page);
+  expect(await rows(page).last().getAttribute('data-type')).toBe('run.end');
+  expect(await rows(page).last().getAttribute('data-agent')).not.toBe('main');
+  expect(await page.getByTestId('run-status').textContent()).not.toContain('done');
+  await stepOnce(page);
+  expect(await rows(page).last().getAttribute('data-type')).toBe('subagent.stop');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  const lane = page.getByTestId('conversation').getByTestId('subagent-lane');
+  expect(await lane.locator('.who').textContent()).toBe('test-runner');
+  expect(await lane.locator('.state').textContent()).toMatch(/completed · 2 turns · [\d,]+ tokens/);
 });
