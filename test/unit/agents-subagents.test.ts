@@ -289,3 +289,31 @@ describe('the agent tool', () => {
     );
   });
 });
+
+describe('subagent models', () => {
+  it('a Claude Code alias (haiku) runs on the parent model, with a note; a full id is sent as is', async () => {
+    const files = {
+      '.claude/agents/quick.md': '---\nname: quick\ndescription: d\nmodel: haiku\n---\nq',
+      '.claude/agents/exact.md': '---\nname: exact\ndescription: d\nmodel: claude-exact-1\n---\ne',
+    };
+    const s = await agentSetup([{ content: [agentCall('q', 'go', 'quick'), agentCall('e', 'go', 'exact')] }, say('done')], {
+      files,
+      agents: { q: [say('q done')], e: [say('e done')] },
+    });
+    const { events } = await run(s);
+    const starts = events.filter((e): e is Extract<TraceEvent, { type: 'subagent.start' }> => e.type === 'subagent.start');
+    expect(starts.map((e) => e.model)).toEqual(['test-model', 'claude-exact-1']);
+    expect(starts[0]!.note).toContain('model alias "haiku"');
+    const req = (id: string) => events.find((e): e is Extract<TraceEvent, { type: 'model.request' }> => e.type === 'model.request' && e.agentId === id)!;
+    expect(req(starts[1]!.childAgentId).request.model).toBe('claude-exact-1');
+  });
+
+  it('a scripted model without turns for a child is a tool error naming the scripts that exist', async () => {
+    const s = await agentSetup([{ content: [agentCall('unscripted', 'go')] }, say('done')], { agents: { other: [say('x')] } });
+    const { events } = await run(s);
+    const r = events.find((e): e is Extract<TraceEvent, { type: 'tool.result' }> => e.type === 'tool.result' && e.name === 'agent')!;
+    expect(r.isError).toBe(true);
+    expect(r.content).toContain('no turns for this agent (description "unscripted", type "general-purpose")');
+    expect(r.content).toContain('Scripts exist for: "other"');
+  });
+});

@@ -16,6 +16,8 @@ import { childTools } from './agent-tool.ts';
 import { DEFAULT_SUBAGENT_MAX_TURNS, type SubagentDefinition } from './definitions.ts';
 import { childMode, type SubagentRuntime } from './runtime.ts';
 
+const MODEL_ALIASES = ['sonnet', 'opus', 'haiku'];
+
 /** Hook events that belong to the session or the main agent, not to a subagent's own loop. */
 const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
 
@@ -56,7 +58,10 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
   const mode = childMode(runtime.permissions.mode, def.permissionMode);
   const tools = childTools(def, runtime);
   const maxTurns = def.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS;
-  const modelId = def.model ?? runtime.modelId;
+  // Claude Code's aliases name a model family, not an id the API takes: the parent's model stands in.
+  const alias = def.model !== undefined && MODEL_ALIASES.includes(def.model);
+  const modelId = def.model && !alias ? def.model : runtime.modelId;
+  const notes = [mode.note, alias ? `model alias "${def.model}" is not mapped to an id here; it uses the parent's model ${runtime.modelId}` : undefined].filter(Boolean);
   await forward({
     type: 'subagent.start',
     toolUseId: parentCall,
@@ -69,7 +74,7 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
     maxTurns,
     permissionMode: mode.mode,
     depth: runtime.depth + 1,
-    ...(mode.note ? { note: mode.note } : {}),
+    ...(notes.length ? { note: notes.join('; ') } : {}),
   });
 
   // SubagentStart hooks run in the parent's stream; their additionalContext joins the child's prompt.
