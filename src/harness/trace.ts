@@ -9,8 +9,9 @@
 import type { Message, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
-import type { DecidedBy, StageDecision, StageName } from './permissions/types.ts';
+import type { DecidedBy, PermissionMode, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
+import type { TodoItem } from './agents/todos/todo-tool.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
 export type ContinueReason =
@@ -296,7 +297,55 @@ type EventBody =
       problems: string[];
     }
   // agents: skills, task graph, background jobs, steering (see src/harness/agents/README.md)
-  | AgentEventBody<ExitReason>;
+  | AgentEventBody<ExitReason>
+  // agents: todos and subagents (see src/harness/agents/README.md)
+  | {
+      /** The agent's todo list was replaced by an accepted `todo_write` call. */
+      type: 'todo.updated';
+      toolUseId: string;
+      todos: TodoItem[];
+      previous: TodoItem[];
+    }
+  | {
+      /**
+       * The harness showed the model its todo list again: `stale` after several model calls without
+       * a `todo_write`, `compaction` right after a summary replaced the history.
+       */
+      type: 'todo.reminder';
+      why: 'stale' | 'compaction';
+      turnsSinceWrite: number;
+      todos: TodoItem[];
+    }
+  | {
+      /** An `agent` call started a subagent; its own events follow with `agentId: childAgentId`. */
+      type: 'subagent.start';
+      toolUseId: string;
+      childAgentId: string;
+      subagentType: string;
+      description: string;
+      prompt: string;
+      model: string;
+      tools: string[];
+      maxTurns: number;
+      permissionMode: PermissionMode;
+      /** 1 for a subagent of the main agent. */
+      depth: number;
+      /** Why its definition's mode was not used, when it was not. */
+      note?: string;
+    }
+  | {
+      /** The subagent's loop ended; `finalText` (plus a usage trailer) is all the parent's model gets. */
+      type: 'subagent.stop';
+      toolUseId: string;
+      childAgentId: string;
+      subagentType: string;
+      reason: ExitReason;
+      turns: number;
+      usage: Usage;
+      toolUses: number;
+      ms: number;
+      finalText: string;
+    };
 
 /** One CLAUDE.md (or imported) file in the memory text. */
 export type MemoryFileInfo = { path: string; importedFrom?: string; tokens: number };
@@ -373,6 +422,8 @@ export type TraceMeta = {
   agentId: string;
   /** The turn the event belongs to (0 before the first model call). */
   turn: number;
+  /** A subagent's events: the parent's `agent` call that started it. */
+  parentToolUseId?: string;
 };
 
 export type TraceEvent = EventBody & TraceMeta;

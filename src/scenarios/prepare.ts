@@ -31,6 +31,8 @@ import type { SkillFile } from '../harness/agents/skills/catalog.ts';
 import type { SteeringInbox } from '../harness/agents/steering/inbox.ts';
 import type { AgentFeature } from '../harness/agents/tools.ts';
 import { seedGitRepo } from './git-seed.ts';
+import { agentToolPool } from '../harness/agents/pool.ts';
+import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -121,18 +123,15 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   }
 
   let model = opts.model;
+  // Report cache reads and writes as the API would, so the cache panel has real numbers offline.
+  const scriptedOpts = { clock, simulateCache: true, ...(opts.scriptedChunkDelayMs ? { chunkDelayMs: opts.scriptedChunkDelayMs } : {}) };
   if (!model) {
     if (scenario.model.kind !== 'scripted') {
       throw new ScenarioModelMissingError(
         `Scenario "${scenario.title}" runs on a live model (${scenario.model.model}): add an API key in Settings, or pick a scripted scenario.`,
       );
     }
-    model = createScriptedClient(scenario.model.turns, {
-      clock,
-      // Report cache reads and writes as the API would, so the cache panel has real numbers offline.
-      simulateCache: true,
-      ...(opts.scriptedChunkDelayMs ? { chunkDelayMs: opts.scriptedChunkDelayMs } : {}),
-    });
+    model = createScriptedClient(scenario.model.turns, scriptedOpts);
   }
   const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : 'scripted');
 
@@ -165,6 +164,24 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       : undefined;
 
   const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
+  // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
+  const live = opts.model;
+  const { tools } = await agentToolPool({
+    sandbox,
+    // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
+    base: () => agents.tools(builtinTools()),
+    runtime: {
+      modelFor: live ? () => live : scriptedAgentModels(scenario.model.kind === 'scripted' ? (scenario.model.agents ?? {}) : {}, scriptedOpts),
+      modelId,
+      maxTokens: scenario.settings.maxTokens,
+      permissions,
+      ...(opts.askPermission ? { prompt: opts.askPermission } : {}),
+      ...(opts.sessionGrants ? { sessionGrants: opts.sessionGrants } : {}),
+      ...(hooks ? { hooks } : {}),
+      ...(opts.model ? {} : { summarize: deterministicSummarizer }),
+      ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
+    },
+  });
 
   const input: LoopInput = {
     // A resumed history can end with the user's side (an interrupted turn closed with results):
@@ -174,7 +191,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         ? withUserContent(history, [{ type: 'text', text: opts.prompt ?? scenario.prompt }])
         : [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
     system: opts.documentContext === 'drop' ? DEFAULT_SYSTEM_PROMPT : (scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT),
-    tools: agents.tools(builtinTools()),
+    tools,
     model: modelId,
     maxTokens: scenario.settings.maxTokens,
     maxTurns: scenario.settings.maxTurns,

@@ -56,7 +56,14 @@ export const scenarioSettingsSchema = z
   .strict();
 
 export const scenarioModelSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('scripted'), turns: z.array(scriptedTurnSchema).min(1) }).strict(),
+  z
+    .object({
+      kind: z.literal('scripted'),
+      turns: z.array(scriptedTurnSchema).min(1),
+      /** Subagents' turns, keyed by the `description` of the parent's `agent` call (or the agent type). */
+      agents: z.record(z.string().min(1), z.array(scriptedTurnSchema).min(1)).optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('anthropic'), model: z.string().min(1) }).strict(),
 ]);
 

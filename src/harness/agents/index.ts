@@ -1,5 +1,5 @@
 /**
- * The agents layer's public face: skills, the task graph, background jobs and steering.
+ * The agents layer's public face: todos, subagents, skills, the task graph, background jobs and steering.
  * Reached from the UI and CLI as `agents` in `src/harness/index.ts`.
  */
 export { BackgroundJobs, JOB_OUTPUT_CAP, type BackgroundJob, type JobStatus } from './background/jobs.ts';
@@ -15,3 +15,7 @@ export { skillTool, skillBodyText, skillListing, BUILTIN_SKILL_FILES_DIR } from 
 export { loadedSkillNames } from './site.ts';
 export type { AgentEventBody, SkillListing } from './events.ts';
 export { agentTools, type AgentFeature } from './tools.ts';
+// Agents that plan and delegate: the todo list and subagents.
+export * from './todos/index.ts';
+export * from './subagents/index.ts';
+export { agentToolPool, type AgentPoolOptions } from './pool.ts';

@@ -31,6 +31,8 @@ import { runTools } from './run-tools.ts';
 import { createAgentsSite } from '../agents/site.ts';
 import { SessionGrants } from '../permissions/session-grants.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState, type RunResult } from './types.ts';
+import { withUserContent } from './history.ts';
+import { TODO_TOOL_NAME, todoReattachment, todoReminderDue, todosAfterTools, todosFromHistory } from '../agents/todos/index.ts';
 
 export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerator<TraceEvent, RunResult> {
   const budgets = { ...DEFAULT_BUDGETS, ...input.budgets };
@@ -38,7 +40,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
   const cwd = input.cwd ?? deps.sandbox.workdir;
   const files = deps.files ?? new FileState();
   const permissions: PermissionContext = input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir };
-  const emit = new RunEmitter(deps.clock, deps.agentId ?? 'main');
+  const emit = new RunEmitter(deps.clock, deps.agentId ?? 'main', deps.parentToolUseId);
   const hooks: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd };
 
   // Originals of tool results the context layers replaced by references stay readable.
@@ -48,6 +50,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
   const { visible: visibleTools, hidden: hiddenTools } = prefilterTools(tools, permissions.rules);
   const toolSchemas = visibleTools.map(toolSchemaOf);
   const toolCaps = Object.fromEntries(visibleTools.map((t) => [t.name, t.maxResultChars]));
+  const hasTodoTool = visibleTools.some((t) => t.name === TODO_TOOL_NAME);
   const context = createContextSite({ input, deps, emit, hooks, toolSchemas, toolCaps, initial: initialContext });
   // Skills, background jobs and steering: one site, see agents/site.ts.
   const agents = createAgentsSite({ sandbox: deps.sandbox, clock: deps.clock, signal, emit, ...(input.steering ? { steering: input.steering } : {}), ...(input.skills ? { skills: input.skills } : {}) });
@@ -73,6 +76,9 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     lastRequest: null,
     reactiveCompactUsed: false,
     transition: null,
+    // The plan survives follow-ups and resumes: it is read back from the history.
+    todos: todosFromHistory(input.messages),
+    turnsSinceTodoWrite: 0,
   };
 
   try {
@@ -117,7 +123,17 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       // The context site: the five layers run on the stored history; the model sees their projection.
       const prep = yield* agents.reattach(messages, yield* context.assemble(messages, state.context, false));
       if (prep.committed) messages = prep.committed;
-      const request: ModelRequest = { model: input.model, max_tokens: input.maxTokens, ...prep.request };
+      let requestMessages = prep.request.messages;
+      // A summary replaced the history: the todo list goes back in, in the history and in this request.
+      const back = prep.compaction ? todoReattachment(state, hasTodoTool) : null;
+      if (back) {
+        yield emit.stamp(back.event);
+        const u = emit.addUser(messages, [back.block], 'meta');
+        messages = u.messages;
+        requestMessages = withUserContent(requestMessages, [back.block]);
+        yield u.event;
+      }
+      const request: ModelRequest = { model: input.model, max_tokens: input.maxTokens, ...prep.request, messages: requestMessages };
       if (input.countTokens && deps.model.countTokens && !isRetry) yield emit.stamp(await context.count(request, prep.tokens.projected));
       yield emit.stamp({ type: 'model.request', request, attempt });
 
@@ -164,6 +180,8 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
             lastRequest: state.lastRequest,
             reactiveCompactUsed: state.reactiveCompactUsed,
             transition: { reason: 'model_retry', detail: `retry ${state.modelRetries + 1} of ${retry.budget} after ${error.kind}` },
+            todos: state.todos,
+            turnsSinceTodoWrite: state.turnsSinceTodoWrite,
           };
           yield emit.next('model_retry', state.transition!.detail);
           continue;
@@ -173,8 +191,16 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           yield emit.stamp({ type: 'model.error', error, attempt });
           const compacted = yield* context.assemble(messages, prep.nextState, true);
           if (compacted.compaction && compacted.committed) {
+            const back = todoReattachment(state, hasTodoTool);
+            let committed = compacted.committed;
+            if (back) {
+              yield emit.stamp(back.event);
+              const u = emit.addUser(committed, [back.block], 'meta');
+              committed = u.messages;
+              yield u.event;
+            }
             state = {
-              messages: compacted.committed,
+              messages: committed,
               turn,
               usage,
               outputRecoveries: state.outputRecoveries,
@@ -188,6 +214,8 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
                 reason: 'reactive_compact_retry',
                 detail: `summarised ${compacted.compaction.messagesBefore} messages into ${compacted.compaction.messagesAfter}`,
               },
+              todos: state.todos,
+              turnsSinceTodoWrite: state.turnsSinceTodoWrite,
             };
             yield emit.next('reactive_compact_retry', state.transition!.detail);
             continue;
@@ -226,7 +254,16 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         current: request,
       });
       yield emit.stamp(cache.event);
-      const base = { turn, usage, modelRetries: 0, context: cache.state, lastRequest: request, reactiveCompactUsed: false };
+      const base = {
+        turn,
+        usage,
+        modelRetries: 0,
+        context: cache.state,
+        lastRequest: request,
+        reactiveCompactUsed: false,
+        todos: state.todos,
+        turnsSinceTodoWrite: state.turnsSinceTodoWrite,
+      };
 
       if (stopReason === 'refusal') {
         return yield* emit.exit('refusal', { ...state, ...base, messages: msgs }, undefined, refusalDetail(outcome.stopDetails));
@@ -252,6 +289,10 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         results = [...ran.results, ...ran.notes];
         stopRun = ran.stopRun;
       }
+      // The todo site: an accepted todo_write replaces the list; every other turn makes it staler.
+      const todo = todosAfterTools(state, toolUses, results);
+      if (todo.event) yield emit.stamp(todo.event);
+      Object.assign(base, { todos: todo.todos, turnsSinceTodoWrite: todo.turnsSinceTodoWrite });
       if (stopRun && !signal.aborted) {
         const u = results.length > 0 ? emit.addUser(msgs, results, 'tool_results') : null;
         if (u) yield u.event;
@@ -289,7 +330,13 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       if (toolUses.length > 0) {
         // Nudge once for malformed input; never twice in a row (the error results still go back).
         const nudge = malformed.length > 0 && transition?.reason !== 'malformed_tool_use_retry';
-        const content = nudge ? [...results, { type: 'text' as const, text: MALFORMED_TOOL_USE_RETRY }] : results;
+        const reminder = todoReminderDue(base, hasTodoTool);
+        if (reminder) yield emit.stamp(reminder.event);
+        const content = [
+          ...results,
+          ...(nudge ? [{ type: 'text' as const, text: MALFORMED_TOOL_USE_RETRY }] : []),
+          ...(reminder ? [reminder.block] : []),
+        ];
         const u = emit.addUser(msgs, content, 'tool_results');
         yield u.event;
         const reason: TransitionReason = nudge ? 'malformed_tool_use_retry' : 'next_turn';
@@ -301,6 +348,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           emptyRetryUsed: false,
           stopHookBlocks: 0,
           transition: { reason, ...(detail ? { detail } : {}) },
+          ...(reminder ? { turnsSinceTodoWrite: 0 } : {}),
         };
         yield emit.next(reason, detail);
         continue;
@@ -346,7 +394,12 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       // The stop site: Stop hooks may keep the model going, a bounded number of times.
       const buffered: TraceEvent[] = [];
       const stop = await drainInto(
-        fireHook({ event: 'Stop', stopHookActive: transition?.reason === 'stop_hook_blocking', lastAssistantMessage: textOf(assistant) }, hooks),
+        fireHook(
+          deps.subagent
+            ? { event: 'SubagentStop', stopHookActive: transition?.reason === 'stop_hook_blocking', agentId: emit.agentId, agentType: deps.subagent.agentType }
+            : { event: 'Stop', stopHookActive: transition?.reason === 'stop_hook_blocking', lastAssistantMessage: textOf(assistant) },
+          hooks,
+        ),
         (e) => buffered.push(emit.stamp(e)),
       );
       yield* buffered;

@@ -18,10 +18,18 @@ export class RunEmitter {
   constructor(
     private readonly clock: Clock,
     readonly agentId: string,
+    /** Set for a subagent: the parent's call that started it, stamped on every event. */
+    private readonly parentToolUseId?: string,
   ) {}
 
   stamp(body: TraceEventBody): TraceEvent {
-    return { ...body, seq: ++this.seq, ts: this.clock.now(), agentId: this.agentId, turn: this.turn } as TraceEvent;
+    const parent = this.parentToolUseId ? { parentToolUseId: this.parentToolUseId } : {};
+    return { ...body, seq: ++this.seq, ts: this.clock.now(), agentId: this.agentId, turn: this.turn, ...parent } as TraceEvent;
+  }
+
+  /** An event a nested agent already stamped (another agent id): it passes through unchanged. */
+  isForeign(e: TraceEventBody | TraceEvent): e is TraceEvent {
+    return 'agentId' in e && typeof e.agentId === 'string' && e.agentId !== this.agentId;
   }
 
   /** Appends a message to the history and reports it. */
@@ -51,10 +59,10 @@ export class RunEmitter {
   }
 
   /** Re-stamps a sub-generator's events (tools, hooks, context layers) and returns its result. */
-  async *pass<T>(gen: AsyncGenerator<TraceEventBody, T>): AsyncGenerator<TraceEvent, T> {
+  async *pass<T>(gen: AsyncGenerator<TraceEventBody | TraceEvent, T>): AsyncGenerator<TraceEvent, T> {
     let step = await gen.next();
     while (!step.done) {
-      yield this.stamp(step.value);
+      yield this.isForeign(step.value) ? step.value : this.stamp(step.value);
       step = await gen.next();
     }
     return step.value;

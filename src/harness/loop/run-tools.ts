@@ -12,7 +12,7 @@ import type { SessionGrants } from '../permissions/session-grants.ts';
 import type { PermissionContext } from '../permissions/types.ts';
 import { executeToolCall, validateToolCall, type ValidatedCall } from '../tools/run-tool.ts';
 import type { AnyTool, ToolContext } from '../tools/tool.ts';
-import type { TraceEventBody } from '../trace.ts';
+import type { TraceEvent, TraceEventBody } from '../trace.ts';
 import { AsyncQueue } from './async-queue.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { INTERRUPTED_RESULT, malformedInputResult, NOT_RUN_INTERRUPTED } from './meta-messages.ts';
@@ -45,7 +45,7 @@ export type ToolRunOutcome = {
 
 type Planned = { index: number; block: ToolUseBlock; safe: boolean; malformed?: MalformedToolUse };
 
-export async function* runTools(calls: ToolUseBlock[], opts: RunToolsOptions): AsyncGenerator<TraceEventBody, ToolRunOutcome> {
+export async function* runTools(calls: ToolUseBlock[], opts: RunToolsOptions): AsyncGenerator<TraceEventBody | TraceEvent, ToolRunOutcome> {
   const results: ToolResultBlock[] = new Array(calls.length);
   const notes: TextBlock[][] = calls.map(() => []);
   let stopRun: { reason: string } | undefined;
@@ -87,7 +87,7 @@ export async function* runTools(calls: ToolUseBlock[], opts: RunToolsOptions): A
 
     // Then run what was allowed: together when the batch has several.
     if (allowed.length > 0) {
-      const queue = new AsyncQueue<TraceEventBody>();
+      const queue = new AsyncQueue<TraceEventBody | TraceEvent>();
       let pending = allowed.length;
       const concurrent = allowed.length > 1;
       for (const { p, call } of allowed) {
@@ -224,7 +224,7 @@ async function runOne(
   p: Planned,
   call: ValidatedCall,
   concurrent: boolean,
-  queue: AsyncQueue<TraceEventBody>,
+  queue: AsyncQueue<TraceEventBody | TraceEvent>,
   opts: RunToolsOptions,
 ): Promise<{ result: ToolResultBlock; post: HookOutcome | null }> {
   const { block } = p;
@@ -237,6 +237,8 @@ async function runOne(
     onOutput: (chunk) => queue.push({ type: 'tool.output', toolUseId: block.id, chunk }),
     report: (event) => queue.push(event),
     ...(exclude ? { excludeFromSearch: exclude } : {}),
+    // A nested agent's events (and a tool's own, e.g. `subagent.start`) join this stream in order.
+    emit: (event) => queue.pushAndWait(event, opts.context.signal),
   };
   const outcome = await executeToolCall(call, ctx);
   let content = outcome.content;

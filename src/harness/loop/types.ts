@@ -18,6 +18,7 @@ import type { FileState } from '../tools/file-state.ts';
 import type { ExitReason, TransitionReason } from '../trace.ts';
 import type { SteeringInbox } from '../agents/steering/inbox.ts';
 import type { SkillCatalog } from '../agents/skills/catalog.ts';
+import type { TodoItem } from '../agents/todos/todo-tool.ts';
 
 export type LoopInput = {
   /** History so far, ending with the new user prompt. */
@@ -107,6 +108,10 @@ export type LoopDeps = {
   summarize?: Summarize;
   /** Where facts worth keeping go after a completed run (rules-based extraction). */
   memoryStore?: MemoryStore;
+  /** A subagent's loop: the parent's `agent` call, stamped on every event. */
+  parentToolUseId?: string;
+  /** Set for a subagent: its stop site fires SubagentStop (with this type) instead of Stop. */
+  subagent?: { agentType: string };
 };
 
 export type RunResult = {
@@ -145,4 +150,7 @@ export type LoopState = {
   reactiveCompactUsed: boolean;
   /** Why the previous iteration continued (null on the first). */
   transition: { reason: TransitionReason; detail?: string } | null;
+  /** The agent's todo list (from its last accepted `todo_write`) and model calls since that call. */
+  todos: TodoItem[];
+  turnsSinceTodoWrite: number;
 };

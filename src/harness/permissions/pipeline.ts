@@ -26,7 +26,15 @@ export type HookVerdict = {
   source?: string;
 };
 
-export type PromptRequest = { toolUseId: string; name: string; input: unknown; reason: string; suggestions: string[] };
+export type PromptRequest = {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  reason: string;
+  suggestions: string[];
+  /** Set when a subagent asks: which one, so the person knows who wants to act. */
+  agent?: { id: string; label: string };
+};
 
 export type PromptAnswer = { decision: 'allow_once' | 'allow_session' | 'deny'; message?: string };
 

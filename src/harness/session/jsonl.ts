@@ -3,9 +3,11 @@
  * Code session file and a Claude Code file can be imported.
  *
  * An export has, in log order:
- * - one **message record** per `message.appended` of the main agent:
- *   `{ uuid, parentUuid, timestamp, isSidechain: false, sessionId, type: 'user'|'assistant', message }`
- *   (`parentUuid` chains each to the previous one, as Claude Code does), and
+ * - one **message record** per `message.appended`:
+ *   `{ uuid, parentUuid, timestamp, isSidechain, sessionId, type: 'user'|'assistant', message }`
+ *   (`parentUuid` chains each to the previous one of the same agent, as Claude Code does); a
+ *   subagent's records are a sidechain (`isSidechain: true`, plus its `agentId` and the parent's
+ *   `parentToolUseId`), and
  * - one **trace record** per log entry: `{ type: 'trace', uuid, sessionId, timestamp, event }`.
  * Trace records carry everything, so re-importing an export replays exactly; message records are
  * the Claude Code view of the same conversation. A file with no trace records (a real Claude
@@ -39,23 +41,26 @@ const iso = (ts: number) => new Date(Number.isFinite(ts) ? ts : 0).toISOString()
 
 export function exportSessionJsonl(log: readonly SessionLogEvent[], opts: ExportOptions): string {
   const lines: string[] = [];
-  let parentUuid: string | null = null;
+  // Each agent's messages chain on their own: the main conversation, and one sidechain per subagent.
+  const parentUuids = new Map<string, string | null>();
   log.forEach((event, i) => {
     const seq = i + 1;
     const timestamp = iso(event.ts);
-    if (event.type === 'message.appended' && event.agentId === 'main') {
+    if (event.type === 'message.appended') {
       const uuid = stableUuid(`${opts.sessionId}:m:${seq}`);
+      const sidechain = event.agentId !== 'main';
       const record = {
         uuid,
-        parentUuid,
+        parentUuid: parentUuids.get(event.agentId) ?? null,
         timestamp,
-        isSidechain: false,
+        isSidechain: sidechain,
+        ...(sidechain ? { agentId: event.agentId, ...(event.parentToolUseId ? { parentToolUseId: event.parentToolUseId } : {}) } : {}),
         sessionId: opts.sessionId,
         type: event.message.role,
         message: event.message,
       };
       lines.push(JSON.stringify(redactDeep(record, opts.secrets)));
-      parentUuid = uuid;
+      parentUuids.set(event.agentId, uuid);
     }
     const trace = { type: 'trace', uuid: stableUuid(`${opts.sessionId}:t:${seq}`), sessionId: opts.sessionId, timestamp, event };
     lines.push(JSON.stringify(redactDeep(trace, opts.secrets)));

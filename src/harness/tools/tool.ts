@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { JsonSchema, ToolSchema } from '../messages.ts';
 import type { Clock, IdGen, Sandbox } from '../ports.ts';
-import type { ToolOutputChunk, TraceEventBody } from '../trace.ts';
+import type { ToolOutputChunk, TraceEvent, TraceEventBody } from '../trace.ts';
 import type { FileState } from './file-state.ts';
 import type { BackgroundJobs } from '../agents/background/jobs.ts';
 import type { SessionGrants } from '../permissions/session-grants.ts';
@@ -38,6 +38,12 @@ export type ToolContext = {
   report?: (event: TraceEventBody) => void;
   /** Allow rules granted for the rest of the run (a loaded skill's `allowed-tools`); deny rules still win. */
   grants?: SessionGrants;
+  /**
+   * Puts an event into the agent's stream (set by the runner): a body is stamped as this agent's,
+   * an event already stamped by a nested agent passes through as it is. Resolves once the consumer
+   * has pulled it (or the run was stopped), so a nested loop goes at the consumer's pace.
+   */
+  emit?: (event: TraceEventBody | TraceEvent) => Promise<void>;
 };
 
 /** What a tool call produced. Failures are results with `isError`, never exceptions. */

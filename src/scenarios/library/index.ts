@@ -30,6 +30,9 @@ import taskGraph from './task-graph.json';
 import backgroundTests from './background-tests.json';
 import steeringMidRun from './steering-mid-run.json';
 import nodeProjectBug from './node-project-bug.json';
+import planWithTodos from './plan-with-todos.json';
+import delegateParallelSubagents from './delegate-parallel-subagents.json';
+import customSubagent from './custom-subagent.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -68,6 +71,10 @@ export const builtinDocs: ScenarioV1[] = [
   steeringMidRun,
   // the sandbox's node and git
   nodeProjectBug,
+  // agents: plans and subagents
+  planWithTodos,
+  delegateParallelSubagents,
+  customSubagent,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));

@@ -55,7 +55,8 @@ export function holdReason(questions: readonly ScenarioQuestion[], answers: Read
  * user prompts in the log. Null when all were sent.
  */
 export function nextPromptIndex(prompts: readonly string[], events: readonly TraceEvent[]): number | null {
-  const sent = events.flatMap((e) => (e.type === 'message.appended' && e.origin === 'user' ? [textOf(e.message)] : []));
+  // Only the main agent's prompts: a subagent's prompt is also a user message, of its own history.
+  const sent = events.flatMap((e) => (e.type === 'message.appended' && e.origin === 'user' && e.agentId === 'main' ? [textOf(e.message)] : []));
   let k = 0;
   for (const text of sent) if (k < prompts.length && text.includes(prompts[k]!.trim())) k++;
   return k < prompts.length ? k : null;

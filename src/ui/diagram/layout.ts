@@ -18,6 +18,7 @@ export const NODES: NodeBox[] = [
   { id: 'model', x: 376, y: 114, title: 'Model', sub: 'request · stream', wired: true, about: 'The Messages API (or the scripted stand-in) streaming a reply.' },
   { id: 'permission', x: 220, y: 208, title: 'Permission', sub: 'rules · mode · prompt', wired: true, about: 'Every tool call passes the pipeline: validate, the tool’s own check, PreToolUse hooks, rules (deny → ask → allow), the mode, and finally a prompt to you.' },
   { id: 'tools', x: 220, y: 294, title: 'Tools', sub: 'bash · read · edit', wired: true, about: 'Tool calls run in the sandbox; results go back to the loop.' },
+  { id: 'agents', x: 376, y: 30, title: 'Subagents', sub: 'agent · fresh loop', wired: true, about: 'The agent tool starts a new agent loop with only its prompt; its events join this stream, and only its final text comes back.' },
   { id: 'hooks', x: 376, y: 252, title: 'Hooks', sub: 'command · JS', wired: true, about: 'Commands (in the sandbox) or JS functions (in a Worker) at SessionStart, PreToolUse, PostToolUse, Stop …; they can allow, deny, rewrite or block. See the Hooks tab.' },
 ];
 
@@ -43,6 +44,7 @@ export const EDGES: Edge[] = [
   { from: 'permission', to: 'tools', d: 'M220,228 L220,272', label: 'granted', lx: 226, ly: 254 },
   { from: 'tools', to: 'loop', d: 'M163,294 C118,294 118,140 160,124', label: 'result', lx: 108, ly: 232 },
   { from: 'permission', to: 'loop', d: 'M277,204 C302,190 298,150 262,136', label: 'denied', lx: 300, ly: 176 },
+  { from: 'loop', to: 'agents', d: 'M262,94 L321,48', label: 'spawn', lx: 304, ly: 82 },
   { from: 'hooks', to: 'permission', d: 'M319,243 L279,218', label: '', lx: 0, ly: 0, dotted: true },
   { from: 'hooks', to: 'tools', d: 'M319,262 L279,286', label: '', lx: 0, ly: 0, dotted: true },
   { from: 'hooks', to: 'loop', d: 'M376,232 C376,170 320,150 279,126', label: 'hooks', lx: 352, ly: 178, dotted: true },

@@ -66,6 +66,15 @@ export function summarize(e: TraceEvent): string {
       return `${e.via}: ${e.added.length} saved${e.added.length ? ` — ${clip(e.added.map((a) => a.content).join('; '), 60)}` : ''}`;
     case 'message.appended':
       return `#${e.index} ${e.origin}: ${clip(textOf(e.message) || `${Array.isArray(e.message.content) ? e.message.content.map((b) => b.type).join(', ') : ''}`, 70)}`;
+    // agents
+    case 'todo.updated':
+      return `${e.todos.filter((t) => t.status === 'completed').length}/${e.todos.length} done${e.todos.find((t) => t.status === 'in_progress') ? ` · now: ${clip(e.todos.find((t) => t.status === 'in_progress')!.activeForm, 50)}` : ''}`;
+    case 'todo.reminder':
+      return e.why === 'stale' ? `list shown again: not updated for ${e.turnsSinceWrite} turns` : 'list re-attached after a summary';
+    case 'subagent.start':
+      return `${e.subagentType} → ${e.childAgentId} · ${clip(e.description, 40)} · ${e.tools.length} tools, ≤${e.maxTurns} turns, ${e.permissionMode}`;
+    case 'subagent.stop':
+      return `${e.subagentType} ${e.reason} · ${e.turns} turns · ${e.toolUses} tool uses · ${e.usage.input_tokens + e.usage.output_tokens} tok`;
   }
   return summarizeAgentEvent(e);
 }

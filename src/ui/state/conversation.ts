@@ -5,12 +5,14 @@
  * recomputed from any prefix of the event log (stepping, replay).
  */
 import type {
+  EventOf,
   ExitReason,
   Message,
   MessageOrigin,
   ModelError,
   StopDetails,
   TraceEvent,
+  Usage,
 } from '../../harness/index.ts';
 import { blocksOf } from '../../harness/index.ts';
 
@@ -31,6 +33,21 @@ export type ToolCallView = {
   truncated: boolean;
   /** The input that ran instead of `input` (a PreToolUse hook rewrote it). */
   ranInput?: unknown;
+  /** An `agent` call: the subagent it started, as a nested conversation. */
+  lane?: SubagentLane;
+};
+
+/** A subagent's own conversation, nested under the `agent` call that started it. */
+export type SubagentLane = {
+  agentId: string;
+  subagentType: string;
+  description: string;
+  /** Its exit reason once it stopped; undefined while it runs. */
+  reason?: ExitReason;
+  turns?: number;
+  /** Its tokens (input of every kind + output) once it stopped: per-agent usage. */
+  tokens?: number;
+  items: ConversationItem[];
 };
 
 export type ConversationItem =
@@ -193,6 +210,47 @@ function pushMessage(
  * ended): a tool call left without a result then shows as interrupted rather than still pending.
  */
 export function deriveConversation(events: readonly TraceEvent[], opts: { settled?: boolean } = {}): ConversationItem[] {
+  return deriveAgent(events, 'main', opts);
+}
+
+/**
+ * One agent's conversation: only its own events (the stream interleaves every agent's), and a
+ * nested lane under each of its `agent` calls, built the same way from the child's events.
+ */
+function deriveAgent(events: readonly TraceEvent[], agentId: string, opts: { settled?: boolean }): ConversationItem[] {
+  const items = deriveOne(
+    events.filter((e) => e.agentId === agentId),
+    opts,
+  );
+  const starts = new Map<string, EventOf<'subagent.start'>>();
+  const stops = new Map<string, EventOf<'subagent.stop'>>();
+  for (const e of events) {
+    if (e.agentId !== agentId) continue;
+    if (e.type === 'subagent.start') starts.set(e.toolUseId, e);
+    if (e.type === 'subagent.stop') stops.set(e.toolUseId, e);
+  }
+  if (starts.size === 0) return items;
+  return items.map((item) => {
+    if (item.kind !== 'tool') return item;
+    const start = starts.get(item.call.id);
+    if (!start) return item;
+    const stop = stops.get(item.call.id);
+    const lane: SubagentLane = {
+      agentId: start.childAgentId,
+      subagentType: start.subagentType,
+      description: start.description,
+      ...(stop ? { reason: stop.reason, turns: stop.turns, tokens: totalTokens(stop.usage) } : {}),
+      items: deriveAgent(events, start.childAgentId, opts),
+    };
+    return { ...item, call: { ...item.call, lane } };
+  });
+}
+
+function totalTokens(u: Usage): number {
+  return u.input_tokens + u.output_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+}
+
+function deriveOne(events: readonly TraceEvent[], opts: { settled?: boolean } = {}): ConversationItem[] {
   const facts = collectToolFacts(events, opts.settled ?? false);
   const settled = new Map<number, { origin: MessageOrigin; message: Message }>();
   const extras: { at: number; item: ConversationItem }[] = [];

@@ -556,7 +556,8 @@ export class RunController {
       return false;
     }
     this.buffer.push(r.value);
-    if (r.value.type === 'run.end') {
+    // The main run's end (a subagent's run.end is just another event of the stream).
+    if (r.value.type === 'run.end' && r.value.agentId === 'main') {
       const last = await gen.next();
       if (epoch !== this.epoch) return false;
       if (last.done) {

@@ -5,7 +5,7 @@
  */
 import type { TraceEvent } from '../../harness/index.ts';
 
-export type StageNode = 'user' | 'loop' | 'model' | 'permission' | 'tools' | 'context' | 'memory' | 'hooks';
+export type StageNode = 'user' | 'loop' | 'model' | 'permission' | 'tools' | 'context' | 'memory' | 'hooks' | 'agents';
 
 export const STAGE_NODES: readonly StageNode[] = [
   'user',
@@ -16,10 +16,13 @@ export const STAGE_NODES: readonly StageNode[] = [
   'context',
   'memory',
   'hooks',
+  'agents',
 ];
 
 /** The diagram node for an event type. */
 export function stageOf(e: TraceEvent): StageNode {
+  // Whatever a subagent is doing, the main loop is waiting on it: the agents node is lit.
+  if (e.agentId !== 'main' || e.type === 'subagent.start' || e.type === 'subagent.stop') return 'agents';
   switch (e.type) {
     case 'run.start':
     case 'turn.start':
@@ -56,6 +59,11 @@ const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ?
 
 /** One line saying what the loop is doing at this event, for the diagram caption. */
 export function captionOf(e: TraceEvent): string {
+  const own = captionOfOwn(e);
+  return e.agentId === 'main' ? own : `Subagent ${e.agentId}: ${own.charAt(0).toLowerCase()}${own.slice(1)}`;
+}
+
+function captionOfOwn(e: TraceEvent): string {
   switch (e.type) {
     case 'run.start':
       return `Run starts: ${e.modelClient} model ${e.model}, ${e.sandbox} sandbox, ${plural(e.tools.length, 'tool')}.`;
@@ -121,6 +129,14 @@ export function captionOf(e: TraceEvent): string {
         : `Memory: ${plural(e.files.length, 'CLAUDE.md file')} and ${plural(e.chosen.length, 'memory', 'memories')} go first in the first message (~${e.tokens} tokens).`;
     case 'memory.extracted':
       return `Memory: ${plural(e.added.length, 'fact')} saved for later sessions${e.duplicates.length ? `, ${e.duplicates.length} already known` : ''}.`;
+    case 'todo.updated':
+      return `The todo list changed: ${e.todos.filter((t) => t.status === 'completed').length} of ${plural(e.todos.length, 'item')} done.`;
+    case 'todo.reminder':
+      return e.why === 'stale' ? `The list was not touched for ${plural(e.turnsSinceWrite, 'turn')}: the harness shows it to the model again.` : 'After the summary, the todo list is attached again.';
+    case 'subagent.start':
+      return `A ${e.subagentType} subagent starts with a fresh context: only its prompt, ${plural(e.tools.length, 'tool')}, at most ${plural(e.maxTurns, 'turn')}.`;
+    case 'subagent.stop':
+      return `The ${e.subagentType} subagent ended (${e.reason}); only its final text goes back to the main agent.`;
   }
   return (e as { type: string }).type;
 }

@@ -29,7 +29,8 @@ const textOfBlocks = (content: Message['content']) =>
 
 export function pendingAt(events: readonly TraceEvent[]): Pending {
   const last = events.at(-1);
-  if (!last) return null;
+  // Forks edit the main conversation; a subagent's pending call is not one of its calls.
+  if (!last || last.agentId !== 'main') return null;
   if (last.type === 'tool.proposed') {
     // The reply's calls: the run of tool.proposed events this one ends.
     const calls: PendingCall[] = [];

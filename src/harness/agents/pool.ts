@@ -1,0 +1,26 @@
+/**
+ * The tool pool of a run with agents: the base tools, `todo_write`, and `agent` over the
+ * definitions found in the sandbox (`.claude/agents/`) plus the built-in general-purpose agent.
+ * Children get the same base tools and `todo_write` (their own list), and `agent` only when
+ * their definition allows it.
+ */
+import type { AnyTool } from '../tools/tool.ts';
+import type { Sandbox } from '../ports.ts';
+import { todoWriteTool } from './todos/todo-tool.ts';
+import { agentTool } from './subagents/agent-tool.ts';
+import { loadDefinitions, type DefinitionProblem } from './subagents/definitions.ts';
+import type { SubagentRuntime } from './subagents/runtime.ts';
+
+export type AgentPoolOptions = {
+  sandbox: Sandbox;
+  /** Fresh instances of the base tools (e.g. `builtinTools`). */
+  base: () => AnyTool[];
+  runtime: Omit<SubagentRuntime, 'definitions' | 'problems' | 'tools' | 'depth'>;
+};
+
+export async function agentToolPool(opts: AgentPoolOptions): Promise<{ tools: AnyTool[]; problems: DefinitionProblem[] }> {
+  const { definitions, problems } = await loadDefinitions(opts.sandbox.fs, opts.sandbox.workdir);
+  const childPool = () => [...opts.base(), todoWriteTool()];
+  const runtime: SubagentRuntime = { ...opts.runtime, definitions, problems, tools: childPool, depth: 0 };
+  return { tools: [...opts.base(), todoWriteTool(), agentTool(runtime)], problems };
+}

@@ -1,0 +1,162 @@
+/**
+ * One subagent run, from the `agent` tool's call: SubagentStart hooks, a fresh `agentLoop` whose
+ * every event is forwarded into the parent's stream (and waits there until the consumer pulls
+ * it, so stepping walks the child one event at a time), then `subagent.stop` and the result the
+ * parent's model sees: the final text and a usage trailer.
+ */
+import { agentLoop } from '../../loop/agent-loop.ts';
+import { drainInto, fireHook, type HookSiteEnv, type LoopHooks } from '../../loop/hook-site.ts';
+import type { LoopDeps, LoopInput, RunResult } from '../../loop/types.ts';
+import { textOf, type Message } from '../../messages.ts';
+import { FileState } from '../../tools/file-state.ts';
+import type { ToolContext, ToolOutcome } from '../../tools/tool.ts';
+import type { TraceEvent } from '../../trace.ts';
+import type { AgentInput } from './agent-tool.ts';
+import { childTools } from './agent-tool.ts';
+import { DEFAULT_SUBAGENT_MAX_TURNS, type SubagentDefinition } from './definitions.ts';
+import { childMode, type SubagentRuntime } from './runtime.ts';
+
+const MODEL_ALIASES = ['sonnet', 'opus', 'haiku'];
+
+/** Hook events that belong to the session or the main agent, not to a subagent's own loop. */
+const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
+
+function childHooks(hooks: LoopHooks | undefined): LoopHooks | undefined {
+  if (!hooks) return undefined;
+  const config = { ...hooks.config };
+  for (const e of MAIN_ONLY_HOOKS) delete config[e];
+  return { ...hooks, config };
+}
+
+/** The last assistant text of the child's history: the only thing the parent's model sees. */
+export function finalText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'assistant') {
+      const t = textOf(m).trim();
+      if (t) return t;
+    }
+  }
+  return '';
+}
+
+export type ChildSummary = { turns: number; totalTokens: number; toolUses: number; ms: number };
+
+/** Claude Code's trailer shape: a `<usage>` block after the agent's answer. */
+export function usageTrailer(agentId: string, s: ChildSummary): string {
+  return `agentId: ${agentId}\n<usage>turns: ${s.turns}\ntotal_tokens: ${s.totalTokens}\ntool_uses: ${s.toolUses}\nduration_ms: ${s.ms}</usage>`;
+}
+
+export async function runChild(input: AgentInput, def: SubagentDefinition, runtime: SubagentRuntime, ctx: ToolContext): Promise<ToolOutcome> {
+  const parentCall = ctx.toolUseId ?? 'unknown';
+  const agentId = ctx.ids.next(`agent-${def.name}`);
+  const forward = ctx.emit ?? (async () => {});
+  const started = ctx.clock.now();
+  const model = runtime.modelFor({ agentId, description: input.description, subagentType: def.name, ...(def.model ? { model: def.model } : {}) });
+  if ('error' in model) return { content: `The ${def.name} agent could not start: ${model.error}`, isError: true };
+
+  const mode = childMode(runtime.permissions.mode, def.permissionMode);
+  const tools = childTools(def, runtime);
+  const maxTurns = def.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS;
+  // Claude Code's aliases name a model family, not an id the API takes: the parent's model stands in.
+  const alias = def.model !== undefined && MODEL_ALIASES.includes(def.model);
+  const modelId = def.model && !alias ? def.model : runtime.modelId;
+  const notes = [mode.note, alias ? `model alias "${def.model}" is not mapped to an id here; it uses the parent's model ${runtime.modelId}` : undefined].filter(Boolean);
+  await forward({
+    type: 'subagent.start',
+    toolUseId: parentCall,
+    childAgentId: agentId,
+    subagentType: def.name,
+    description: input.description,
+    prompt: input.prompt,
+    model: modelId,
+    tools: tools.map((t) => t.name),
+    maxTurns,
+    permissionMode: mode.mode,
+    depth: runtime.depth + 1,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  });
+
+  // SubagentStart hooks run in the parent's stream; their additionalContext joins the child's prompt.
+  const hooks = childHooks(runtime.hooks);
+  const hookEnv: HookSiteEnv = { ...(runtime.hooks ? { hooks: runtime.hooks } : {}), sandbox: ctx.sandbox, clock: ctx.clock, signal: ctx.signal, cwd: ctx.cwd };
+  const sideEvents: Parameters<typeof forward>[0][] = [];
+  const start = await drainInto(fireHook({ event: 'SubagentStart', agentId, agentType: def.name }, hookEnv), (e) => sideEvents.push(e));
+  for (const e of sideEvents) await forward(e);
+  const prompt = start?.additionalContext ? `${input.prompt}\n\nSubagentStart hook context:\n${start.additionalContext}` : input.prompt;
+
+  const childInput: LoopInput = {
+    messages: [{ role: 'user', content: prompt }],
+    system: def.system,
+    tools,
+    model: modelId,
+    maxTokens: runtime.maxTokens,
+    maxTurns,
+    cwd: ctx.cwd,
+    signal: ctx.signal,
+    permissions: { ...runtime.permissions, mode: mode.mode },
+    ...(runtime.context ? { context: runtime.context } : {}),
+  };
+  const childDeps: LoopDeps = {
+    model,
+    sandbox: ctx.sandbox,
+    clock: ctx.clock,
+    ids: ctx.ids,
+    agentId,
+    parentToolUseId: parentCall,
+    subagent: { agentType: def.name },
+    // Its own read state: it must read a file itself before it may edit it.
+    files: new FileState(),
+    ...(hooks ? { hooks } : {}),
+    ...(runtime.prompt ? { prompt: (req) => runtime.prompt!({ ...req, agent: { id: agentId, label: `${def.name}: ${input.description}` } }) } : {}),
+    ...(runtime.sessionGrants ? { sessionGrants: runtime.sessionGrants } : {}),
+    ...(runtime.summarize ? { summarize: runtime.summarize } : {}),
+  };
+
+  let toolUses = 0;
+  const loop = agentLoop(childInput, childDeps);
+  let step = await loop.next();
+  while (!step.done) {
+    const e: TraceEvent = step.value;
+    if (e.type === 'tool.started' && e.agentId === agentId) toolUses++;
+    await forward(e);
+    step = await loop.next();
+  }
+  const result: RunResult = step.value;
+  const summary: ChildSummary = {
+    turns: result.turns,
+    totalTokens: result.usage.input_tokens + result.usage.output_tokens + (result.usage.cache_read_input_tokens ?? 0) + (result.usage.cache_creation_input_tokens ?? 0),
+    toolUses,
+    ms: ctx.clock.now() - started,
+  };
+  const text = finalText(result.messages);
+  await forward({
+    type: 'subagent.stop',
+    toolUseId: parentCall,
+    childAgentId: agentId,
+    subagentType: def.name,
+    reason: result.reason,
+    turns: summary.turns,
+    usage: result.usage,
+    toolUses,
+    ms: summary.ms,
+    finalText: text,
+  });
+  return outcomeOf(def.name, result, text, usageTrailer(agentId, summary));
+}
+
+function outcomeOf(name: string, result: RunResult, text: string, trailer: string): ToolOutcome {
+  switch (result.reason) {
+    case 'completed':
+      return { content: `${text || '(the agent finished without a final message)'}\n\n${trailer}` };
+    case 'max_turns':
+      return { content: `The ${name} agent stopped at its turn limit before it finished.${text ? ` Its last message:\n${text}` : ''}\n\n${trailer}`, isError: true };
+    case 'aborted':
+      return { content: `The ${name} agent was stopped by the user before it finished.\n\n${trailer}`, isError: true };
+    default:
+      return {
+        content: `The ${name} agent ended with ${result.reason}${result.error ? ` (${result.error.kind}: ${result.error.message})` : ''}.${text ? ` Its last message:\n${text}` : ''}\n\n${trailer}`,
+        isError: true,
+      };
+  }
+}
