@@ -1,6 +1,9 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Rune-backed state classes (`*.svelte.ts`) are compiled as in the app, so tests can load them.
+  plugins: [svelte()],
   test: {
     include: ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts'],
     environment: 'node',

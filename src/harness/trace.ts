@@ -11,7 +11,7 @@ import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, PermissionMode, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
-import type { TodoItem } from './agents/todos/todo-tool.ts';
+import type { TodoItem } from './agents/todos/todo-item.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
 export type ContinueReason =

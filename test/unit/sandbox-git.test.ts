@@ -3,7 +3,7 @@
  * sandbox: each subcommand and the text it prints.
  */
 import { describe, expect, it } from 'vitest';
-import { WORKDIR } from '../../src/harness/ports.ts';
+import { HOME_DIR, WORKDIR } from '../../src/harness/ports.ts';
 import type { Sandbox } from '../../src/harness/ports.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 
@@ -148,7 +148,7 @@ describe('git log, show, branch, checkout, rev-parse, config, reset, restore', (
   it('config sets the author of later commits; --global writes ~/.gitconfig', async () => {
     const sb = await createJustBashSandbox({ files: { 'a.txt': 'a\n' } });
     await sh(sb, 'git config --global user.email global@example.com');
-    expect(await sb.fs.readFile(`${WORKDIR}/.gitconfig`)).toBe('[user]\n\temail = global@example.com\n');
+    expect(await sb.fs.readFile(`${HOME_DIR}/.gitconfig`)).toBe('[user]\n\temail = global@example.com\n');
     await sh(sb, 'git init && git config user.name "Ada Lovelace" && git add a.txt && git commit -m one');
     expect((await sh(sb, 'git config user.name')).stdout).toBe('Ada Lovelace\n');
     expect((await sh(sb, 'git log')).stdout).toContain('Author: Ada Lovelace <global@example.com>\n');

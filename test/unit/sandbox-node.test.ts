@@ -3,7 +3,7 @@
  * built-ins, node:test, limits, streaming, and npm scripts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKDIR } from '../../src/harness/ports.ts';
+import { HOME_DIR, WORKDIR } from '../../src/harness/ports.ts';
 import type { Sandbox } from '../../src/harness/ports.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 
@@ -98,7 +98,8 @@ describe('node: running programs', () => {
 
   it('env reaches process.env', async () => {
     const r = await run('GREETING=hey node -e "console.log(process.env.GREETING, process.env.HOME)"');
-    expect(r.stdout).toBe(`hey ${WORKDIR}\n`);
+    // HOME is the sandbox's own home, separate from the project (see HOME_DIR).
+    expect(r.stdout).toBe(`hey ${HOME_DIR}\n`);
   });
 });
 

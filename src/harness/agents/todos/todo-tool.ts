@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { buildTool, type Tool } from '../../tools/tool.ts';
+import type { TodoItem } from './todo-item.ts';
 
 export const TODO_TOOL_NAME = 'todo_write';
 
@@ -19,7 +20,11 @@ export const todoItemSchema = z
 
 export const todoInputSchema = z.object({ todos: z.array(todoItemSchema).max(100).describe('The whole updated list') }).strict();
 
-export type TodoItem = z.infer<typeof todoItemSchema>;
+export type { TodoItem };
+// The schema and the leaf type must describe the same item, both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: Same<z.infer<typeof todoItemSchema>, TodoItem> = true;
+void schemaMatchesType;
 export type TodoInput = z.infer<typeof todoInputSchema>;
 
 /** Claude Code's answer to a successful TodoWrite, so a model trained on it reads what it expects. */
