@@ -11,11 +11,12 @@
  * Exit code: 0 when every run completed, 1 when any ended otherwise, 2 for a usage error.
  */
 import { readFile } from 'node:fs/promises';
-import { agentLoop, realClock, randomIds, type RunResult, type TraceEvent } from '../harness/index.ts';
+import { agentLoop, FakeClock, realClock, randomIds, SequentialIds, type RunResult, type TraceEvent } from '../harness/index.ts';
 import { checkTranscript } from '../harness/loop/check-transcript.ts';
 import { anthropicClientFromEnv } from '../model/anthropic/client.ts';
 import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
-import { builtinScenarios, findBuiltinScenario } from '../scenarios/library/index.ts';
+import { builtinDocs, builtinScenarios, findBuiltinScenario } from '../scenarios/library/index.ts';
+import { runLessonHeadless } from '../scenarios/run-lesson.ts';
 import { prepareRun } from '../scenarios/prepare.ts';
 import { parseScenario, type Scenario } from '../scenarios/schema.ts';
 
@@ -105,8 +106,35 @@ async function runOne(scenario: Scenario, args: Args): Promise<RunResult> {
   }
 }
 
+/**
+ * `--all --quiet`: every built-in lesson, every prompt in order (as the app runs it), passing when
+ * its last run ends as the lesson says (`lesson.endsWith`, default completed) with a valid transcript.
+ */
+async function runAllLessons(): Promise<void> {
+  let failed = 0;
+  for (const doc of builtinDocs) {
+    const sandbox = await createJustBashSandbox();
+    try {
+      const { log, results } = await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds() });
+      const last = results.at(-1)!;
+      const want = doc.lesson?.endsWith ?? 'completed';
+      const problems = results.flatMap((r) => checkTranscript(r.messages));
+      const ok = last.reason === want && problems.length === 0;
+      if (!ok) failed++;
+      const err = last.error ? ` — ${last.error.message}` : '';
+      process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${doc.id}: ${results.length} prompt(s), ${last.reason} (expected ${want}) after ${last.turns} turns, ${log.length} events${err}\n`);
+      for (const p of problems) process.stderr.write(`${doc.id}: transcript problem: ${p}\n`);
+    } finally {
+      await sandbox.dispose();
+    }
+  }
+  process.stdout.write(`lessons: ${builtinDocs.length - failed} passed, ${failed} failed\n`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.all && args.quiet && !args.live) return runAllLessons();
   const scenarios = args.all ? builtinScenarios : await Promise.all(args.targets.map(loadScenario));
   let failed = 0;
   for (const scenario of scenarios) {

@@ -25,6 +25,13 @@ import contextCollapse from './context-collapse.json';
 import autoCompact from './auto-compact.json';
 import memoryClaudeMd from './memory-claude-md.json';
 import lessonFollowUps from './lesson-follow-ups.json';
+// course lessons for the continue sites and exits the scenarios above do not show
+import emptyReply from './empty-reply.json';
+import maxTurns from './max-turns.json';
+import toolHiding from './tool-hiding.json';
+import refusal from './refusal.json';
+import promptBlocked from './prompt-blocked.json';
+import reactiveCompact from './reactive-compact.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -56,6 +63,13 @@ export const builtinDocs: ScenarioV1[] = [
   memoryClaudeMd,
   // lessons: several prompts, notes and questions
   lessonFollowUps,
+  // course: continue sites, exits and tool hiding
+  emptyReply,
+  maxTurns,
+  toolHiding,
+  refusal,
+  promptBlocked,
+  reactiveCompact,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
