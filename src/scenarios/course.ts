@@ -43,8 +43,8 @@ export function nextLesson(id: string, docs: readonly ScenarioV1[] = builtinDocs
 
 /**
  * The lesson with its "now try" change applied: the named settings keys replaced, or the script
- * replaced. Notes and questions are dropped (their positions belong to the original run); the id
- * and title say it is the variant.
+ * replaced. The notes and questions are replaced by one note saying what changed (their positions
+ * belong to the original run); the id and title say it is the variant.
  */
 export function nowTryVariant(doc: CourseLesson): ScenarioV1 {
   const n = doc.lesson.nowTry;
@@ -59,7 +59,8 @@ export function nowTryVariant(doc: CourseLesson): ScenarioV1 {
     description: n.text,
     settings,
     model,
-    steps: [],
+    // One note, so the learner sees what changed beside the steps.
+    steps: [{ atEventType: 'run.start', nth: 1, markdown: `**Now try** — ${n.text}` }],
     questions: [],
   };
 }

@@ -40,6 +40,8 @@ export type PrepareOptions = {
   ids?: IdGen;
   signal?: AbortSignal;
   files?: FileState;
+  /** The scripted model's generated tool ids start after this number (a resumed script keeps ids unique). */
+  scriptedToolIdStart?: number;
   /** Pause between streamed chunks of the scripted model, for a readable pace in the UI. */
   scriptedChunkDelayMs?: number;
   /**
@@ -94,6 +96,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       clock,
       // Report cache reads and writes as the API would, so the cache panel has real numbers offline.
       simulateCache: true,
+      ...(opts.scriptedToolIdStart ? { toolIdStart: opts.scriptedToolIdStart } : {}),
       ...(opts.scriptedChunkDelayMs ? { chunkDelayMs: opts.scriptedChunkDelayMs } : {}),
     });
   }

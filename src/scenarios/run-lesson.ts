@@ -18,7 +18,16 @@ export type LessonRun = { log: TraceEvent[]; results: RunResult[] };
 
 export async function runLessonHeadless(
   doc: ScenarioV1,
-  opts: { sandbox: Sandbox; clock: Clock; ids: IdGen; memoryStore?: MemoryStore; signal?: AbortSignal; onEvent?: (e: TraceEvent) => void },
+  opts: {
+    sandbox: Sandbox;
+    clock: Clock;
+    ids: IdGen;
+    memoryStore?: MemoryStore;
+    signal?: AbortSignal;
+    onEvent?: (e: TraceEvent) => void;
+    /** Tool ids of the scripted model start after this number. */
+    scriptedToolIdStart?: number;
+  },
 ): Promise<LessonRun> {
   const log: TraceEvent[] = [];
   const results: RunResult[] = [];
@@ -39,6 +48,7 @@ export async function runLessonHeadless(
       trusted: true,
       ...(opts.signal ? { signal: opts.signal } : {}),
       memoryStore,
+      ...(opts.scriptedToolIdStart ? { scriptedToolIdStart: opts.scriptedToolIdStart } : {}),
       ...(last ? { history: last.messages, contextState: last.contextState, memory: memory ?? '' } : {}),
     });
     if (i === 0) memory = input.memory ?? '';

@@ -23,6 +23,8 @@ export type ScriptedClientOptions = {
    * Default false: all input counted as uncached.
    */
   simulateCache?: boolean;
+  /** Generated tool ids start after this number (`toolu_scripted_<n+1>`); default 0. */
+  toolIdStart?: number;
 };
 
 export type ScriptedClient = ModelClient & {
@@ -49,7 +51,7 @@ export function createScriptedClient(turns: readonly ScriptedTurn[], opts: Scrip
   const delayMs = opts.chunkDelayMs ?? 0;
   if (delayMs > 0 && !opts.clock) throw new Error('createScriptedClient: chunkDelayMs needs a clock');
   const requests: ModelRequest[] = [];
-  const nextToolId = scriptedToolIds();
+  const nextToolId = scriptedToolIds(opts.toolIdStart ?? 0);
   let calls = 0;
   let cacheSim: CacheSimState = emptyCacheSim();
 
