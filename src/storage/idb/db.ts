@@ -115,6 +115,25 @@ export function openHarnessDb(opts: OpenOptions = {}): Promise<IDBPDatabase> {
   });
 }
 
+/**
+ * A connection opened on first use and reused; dropped when another tab's upgrade or the browser
+ * closes it, and not cached when the open fails, so the next call tries again (the other tab may
+ * have closed by then).
+ */
+export function reusableConnection(opts: Omit<OpenOptions, 'onClose'>): () => Promise<IDBPDatabase> {
+  let conn: Promise<IDBPDatabase> | null = null;
+  return () => {
+    if (!conn) {
+      const opening = openHarnessDb({ ...opts, onClose: () => (conn = null) });
+      conn = opening;
+      opening.catch(() => {
+        if (conn === opening) conn = null;
+      });
+    }
+    return conn;
+  };
+}
+
 function openError(name: string, version: number, err: unknown): MemoryStoreError {
   const e = err as { name?: string; message?: string } | null;
   if (e?.name === 'VersionError') {

@@ -5,24 +5,15 @@
  */
 import type { IDBPDatabase } from 'idb';
 import { parseProgress, type LessonProgress, type ProgressStore } from '../progress.ts';
-import { COURSE_PROGRESS, openHarnessDb, type OpenOptions } from './db.ts';
+import { COURSE_PROGRESS, reusableConnection, type OpenOptions } from './db.ts';
 
 export type IdbProgressStoreOptions = Omit<OpenOptions, 'onClose'> & { onProblem?: (message: string) => void };
 
 export class IdbProgressStore implements ProgressStore {
-  private conn: Promise<IDBPDatabase> | null = null;
+  private readonly db: () => Promise<IDBPDatabase>;
 
-  constructor(private readonly opts: IdbProgressStoreOptions = {}) {}
-
-  private db(): Promise<IDBPDatabase> {
-    if (!this.conn) {
-      const opening = openHarnessDb({ ...this.opts, onClose: () => (this.conn = null) });
-      this.conn = opening;
-      opening.catch(() => {
-        if (this.conn === opening) this.conn = null;
-      });
-    }
-    return this.conn;
+  constructor(private readonly opts: IdbProgressStoreOptions = {}) {
+    this.db = reusableConnection(opts);
   }
 
   async list(): Promise<LessonProgress[]> {
