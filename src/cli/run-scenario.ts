@@ -166,6 +166,36 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   }
 }
 
+/**
+ * `--all --quiet`: every built-in lesson, every prompt in order (as the app runs it), passing when
+ * its last run ends as the lesson says (`lesson.endsWith`, default completed) with a valid transcript.
+ */
+async function runAllLessons(out: Out): Promise<number> {
+  const { builtinDocs } = await library();
+  const { runLessonHeadless } = await import('../scenarios/run-lesson.ts');
+  const { checkTranscript, createJustBashSandbox, FakeClock, SequentialIds, nodeSkillLoader } = await engine();
+  const skillFiles = await nodeSkillLoader()();
+  let failed = 0;
+  for (const doc of builtinDocs) {
+    const sandbox = await createJustBashSandbox();
+    try {
+      const { log, results } = await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds(), skillFiles });
+      const last = results.at(-1)!;
+      const want = doc.lesson?.endsWith ?? 'completed';
+      const problems = results.flatMap((r) => checkTranscript(r.messages));
+      const ok = last.reason === want && problems.length === 0;
+      if (!ok) failed++;
+      const err = last.error ? ` — ${last.error.message}` : '';
+      out.stdout(`${ok ? 'ok  ' : 'FAIL'} ${doc.id}: ${results.length} prompt(s), ${last.reason} (expected ${want}) after ${last.turns} turns, ${log.length} events${err}\n`);
+      for (const p of problems) out.stderr(`${doc.id}: transcript problem: ${p}\n`);
+    } finally {
+      await sandbox.dispose();
+    }
+  }
+  out.stdout(`lessons: ${builtinDocs.length - failed} passed, ${failed} failed\n`);
+  return failed === 0 ? EXIT.ok : EXIT.runFailed;
+}
+
 async function plans(args: CliArgs): Promise<RunPlan[]> {
   if (args.dir) {
     const loaded = await loadDir(args.dir);
@@ -194,6 +224,8 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     out.stdout(helpText((await library()).builtinScenarios.map((s) => s.id)));
     return EXIT.ok;
   }
+  // Every lesson, every prompt: what `npm run test:scenarios` checks.
+  if (args.all && args.quiet && !args.live && !args.dir) return runAllLessons(out);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);

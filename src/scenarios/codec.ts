@@ -83,6 +83,7 @@ function linkFieldsV1(s: ScenarioV1): ScenarioV1 {
     breakpoints: s.breakpoints,
     steps: s.steps,
     questions: s.questions,
+    ...(s.lesson ? { lesson: s.lesson } : {}),
   });
 }
 

@@ -49,6 +49,8 @@ export type PrepareOptions = {
   ids?: IdGen;
   signal?: AbortSignal;
   files?: FileState;
+  /** The scripted model's generated tool ids start after this number (a resumed script keeps ids unique). */
+  scriptedToolIdStart?: number;
   /** Pause between streamed chunks of the scripted model, for a readable pace in the UI. */
   scriptedChunkDelayMs?: number;
   /**
@@ -131,7 +133,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         `Scenario "${scenario.title}" runs on a live model (${scenario.model.model}): add an API key in Settings, or pick a scripted scenario.`,
       );
     }
-    model = createScriptedClient(scenario.model.turns, scriptedOpts);
+    model = createScriptedClient(scenario.model.turns, { ...scriptedOpts, ...(opts.scriptedToolIdStart ? { toolIdStart: opts.scriptedToolIdStart } : {}) });
   }
   const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : 'scripted');
 

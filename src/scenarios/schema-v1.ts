@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { scriptedTurnSchema } from '../model/scripted/script.ts';
 import { scenarioModelSchema, scenarioSchema, scenarioSettingsSchema } from './schema.ts';
 
-const TRANSITION_REASONS = [
+/** Every `TransitionReason`, at run time (the lesson table and tests are checked against it). */
+export const TRANSITION_REASONS = [
   'next_turn',
   'max_output_tokens_recovery',
   'malformed_tool_use_retry',
@@ -88,6 +89,43 @@ export const questionSchema = z
   .strict()
   .refine((q) => q.answer < q.choices.length, { message: 'answer must be the index of one of the choices', path: ['answer'] });
 
+/** The course's chapters, in teaching order. */
+export const CHAPTERS = ['loop', 'tools', 'safety', 'context', 'memory-sessions', 'agents', 'teams', 'extending'] as const;
+export type Chapter = (typeof CHAPTERS)[number];
+
+const EXIT_REASONS = ['completed', 'max_turns', 'aborted', 'model_error', 'refusal', 'prompt_blocked', 'hook_stopped'] as const;
+
+/**
+ * What makes a scenario a lesson of the course (all optional for other scenarios): its chapter,
+ * a one-sentence goal, what it teaches, how long it takes, how its last run ends, and a "now
+ * try" variant that changes one thing so the learner sees the difference.
+ */
+export const lessonMetaSchema = z
+  .object({
+    chapter: z.enum(CHAPTERS),
+    /** One sentence: what the learner will be able to tell after the lesson. */
+    goal: z.string().min(1).max(300),
+    /** The mechanisms it shows, a few words each. */
+    teaches: z.array(z.string().min(1).max(80)).min(1).max(10),
+    minutes: z.number().int().min(1).max(60),
+    /** How the lesson's last run ends (a lesson about max_turns ends with it). */
+    endsWith: z.enum(EXIT_REASONS).default('completed'),
+    nowTry: z
+      .object({
+        /** Markdown: what to change and what to look for. */
+        text: z.string().min(1).max(2000),
+        /** Settings keys that replace the lesson's (a rule, a threshold, a hook). */
+        settings: scenarioSettingsSchema.partial().optional(),
+        /** Or a different script (what the model says). */
+        turns: z.array(scriptedTurnSchema).min(1).optional(),
+      })
+      .strict()
+      .refine((n) => (n.settings === undefined) !== (n.turns === undefined), 'now-try changes exactly one thing: settings or turns'),
+  })
+  .strict();
+
+export type LessonMeta = z.output<typeof lessonMetaSchema>;
+
 export const scenarioV1Schema = z
   .object({
     version: z.literal(1),
@@ -107,6 +145,8 @@ export const scenarioV1Schema = z
     breakpoints: breakpointsSchema.default({ eventTypes: [], transitions: [], tools: [] }),
     steps: z.array(stepNoteSchema).max(1000).default([]),
     questions: z.array(questionSchema).max(200).default([]),
+    /** Course metadata; a scenario without it is not in the course view. */
+    lesson: lessonMetaSchema.optional(),
   })
   .strict();
 

@@ -2,6 +2,8 @@
  * Global keyboard shortcuts for stepping. They apply only when focus is not in something that
  * takes typing (inputs, selects, the editor), and never with a modifier held.
  */
+import { grainOfKey, type Grain } from './stepper/grain.ts';
+
 export type ShortcutActions = {
   step: () => void;
   run: () => void;
@@ -11,6 +13,8 @@ export type ShortcutActions = {
   continue?: () => void;
   /** Show the panels one event earlier. */
   stepBack?: () => void;
+  /** Run to the next request (M), tool call (T), permission decision (D) or end of turn (E). */
+  grain?: (grain: Grain) => void;
 };
 
 function isTyping(target: EventTarget | null): boolean {
@@ -32,14 +36,18 @@ export function handleShortcut(e: KeyboardEvent, actions: ShortcutActions): void
         ? actions.run
         : e.key === 'p'
           ? actions.pause
-          : e.key === 'Escape'
+          : // Stop has its own key: Escape only ever closes drawers and dialogs (a learner
+            // pressing it to close something must not abort a paused run).
+            e.key === 'x'
             ? actions.stop
             : e.key === 'c'
               ? (actions.continue ?? null)
               : e.key === 'b' || (e.key === 'S' && e.shiftKey)
                 ? (actions.stepBack ?? null)
                 : null;
-  if (!action) return;
+  const grain = actions.grain ? grainOfKey(e.key) : null;
+  if (!action && !grain) return;
   e.preventDefault();
-  action();
+  if (action) action();
+  else if (grain) actions.grain?.(grain);
 }

@@ -25,7 +25,7 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
   for (let i = 0; i < 3; i++) await stepOnce(page);
   await page.getByTestId('note-input').fill('**Watch** the `run.start` event: the loop has begun.');
   await page.getByTestId('btn-add-note').click();
-  await page.getByTestId('authored-note').waitFor();
+  await page.getByTestId('authored-note').filter({ hasText: 'Watch' }).waitFor();
   await stepOnce(page);
   await stepOnce(page);
   await page.getByTestId('question-input').fill('What does the loop do next?');
@@ -33,7 +33,7 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
   await page.getByTestId('question-answer-select').selectOption('0');
   await page.getByTestId('question-explanation-input').fill('Every turn starts with a model request.');
   await page.getByTestId('btn-add-question').click();
-  await page.getByTestId('authored-question').waitFor();
+  await page.getByTestId('authored-question').filter({ hasText: 'What does the loop' }).waitFor();
   await page.getByTestId('tab-stepper').click();
   await page.getByTestId('bp-event-tool.proposed').check();
   await page.getByTestId('tab-lesson').click();

@@ -25,6 +25,8 @@ export type ScriptedClientOptions = {
   simulateCache?: boolean;
   /** Ids for tool calls the script left without one; default `toolu_scripted_1`, `_2`, … */
   toolIds?: () => string;
+  /** Generated tool ids start after this number (`toolu_scripted_<n+1>`); default 0. */
+  toolIdStart?: number;
 };
 
 export type ScriptedClient = ModelClient & {
@@ -51,7 +53,7 @@ export function createScriptedClient(turns: readonly ScriptedTurn[], opts: Scrip
   const delayMs = opts.chunkDelayMs ?? 0;
   if (delayMs > 0 && !opts.clock) throw new Error('createScriptedClient: chunkDelayMs needs a clock');
   const requests: ModelRequest[] = [];
-  const nextToolId = opts.toolIds ?? scriptedToolIds();
+  const nextToolId = opts.toolIds ?? scriptedToolIds(opts.toolIdStart ?? 0);
   let calls = 0;
   let cacheSim: CacheSimState = emptyCacheSim();
 

@@ -200,8 +200,12 @@ export function outOfTurnsError(callNumber: number, available: number): ModelErr
   };
 }
 
-/** Deterministic ids for tool calls the script left without one: `toolu_scripted_1`, `_2`, … */
-export function scriptedToolIds(): () => string {
-  let n = 0;
+/**
+ * Deterministic ids for tool calls the script left without one: `toolu_scripted_1`, `_2`, …,
+ * after `start` (a client that resumes a session's script continues its numbering, so ids stay
+ * unique in the session).
+ */
+export function scriptedToolIds(start = 0): () => string {
+  let n = start;
   return () => `toolu_scripted_${++n}`;
 }

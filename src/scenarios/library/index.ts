@@ -33,6 +33,13 @@ import nodeProjectBug from './node-project-bug.json';
 import planWithTodos from './plan-with-todos.json';
 import delegateParallelSubagents from './delegate-parallel-subagents.json';
 import customSubagent from './custom-subagent.json';
+// course lessons for the continue sites and exits the scenarios above do not show
+import emptyReply from './empty-reply.json';
+import maxTurns from './max-turns.json';
+import toolHiding from './tool-hiding.json';
+import refusal from './refusal.json';
+import promptBlocked from './prompt-blocked.json';
+import reactiveCompact from './reactive-compact.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -75,6 +82,13 @@ export const builtinDocs: ScenarioV1[] = [
   planWithTodos,
   delegateParallelSubagents,
   customSubagent,
+  // course: continue sites, exits and tool hiding
+  emptyReply,
+  maxTurns,
+  toolHiding,
+  refusal,
+  promptBlocked,
+  reactiveCompact,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));

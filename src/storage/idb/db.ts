@@ -17,12 +17,15 @@ export const DB_NAME = 'harness-playground';
  * v1: `memories` (keyPath `id`).
  * v2: `sessions` (keyPath `id`) and `session_events` (keyPath `[sessionId, seq]`), for
  * `session-store.ts`.
+ * v3: `course_progress` (keyPath `lessonId`), for `progress-store.ts`.
  */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 export const MEMORIES = 'memories';
 export const SESSIONS = 'sessions';
 /** One record per log entry: `{ sessionId, seq, json, bytes }`; a session's log is one key range. */
 export const SESSION_EVENTS = 'session_events';
+/** One record per lesson of the course: finished or not, and the answers given. */
+export const COURSE_PROGRESS = 'course_progress';
 
 /**
  * Stores every opener checks for. The session stores are checked by `session-store.ts` itself, so
@@ -39,6 +42,8 @@ function upgrade(db: IDBPDatabase, oldVersion: number): void {
   // v2 — sessions and their logs.
   if (!db.objectStoreNames.contains(SESSIONS)) db.createObjectStore(SESSIONS, { keyPath: 'id' });
   if (!db.objectStoreNames.contains(SESSION_EVENTS)) db.createObjectStore(SESSION_EVENTS, { keyPath: ['sessionId', 'seq'] });
+  // v3 — course progress.
+  if (!db.objectStoreNames.contains(COURSE_PROGRESS)) db.createObjectStore(COURSE_PROGRESS, { keyPath: 'lessonId' });
 }
 
 export type OpenOptions = {
@@ -108,6 +113,25 @@ export function openHarnessDb(opts: OpenOptions = {}): Promise<IDBPDatabase> {
       },
     );
   });
+}
+
+/**
+ * A connection opened on first use and reused; dropped when another tab's upgrade or the browser
+ * closes it, and not cached when the open fails, so the next call tries again (the other tab may
+ * have closed by then).
+ */
+export function reusableConnection(opts: Omit<OpenOptions, 'onClose'>): () => Promise<IDBPDatabase> {
+  let conn: Promise<IDBPDatabase> | null = null;
+  return () => {
+    if (!conn) {
+      const opening = openHarnessDb({ ...opts, onClose: () => (conn = null) });
+      conn = opening;
+      opening.catch(() => {
+        if (conn === opening) conn = null;
+      });
+    }
+    return conn;
+  };
 }
 
 function openError(name: string, version: number, err: unknown): MemoryStoreError {

@@ -11,12 +11,36 @@ import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft,
 import type { RunController } from './run-controller.svelte.ts';
 import type { Stepper } from './stepper.svelte.ts';
 
+const HOLD_KEY = 'hp.holdQuestions';
+function readHold(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(HOLD_KEY) !== '0';
+  } catch {
+    return true;
+  }
+}
+
 export class Lesson {
   doc = $state.raw<ScenarioV1>() as ScenarioV1;
   author = $state(false);
   /** The learner's answers, by question index. */
   answers = $state.raw<Record<number, Answer>>({});
   error = $state<string | null>(null);
+  /**
+   * Whether Run and Step stop at a question until it is answered (the learner's choice, kept in
+   * localStorage; on unless turned off in the Course tab). Questions are shown either way.
+   */
+  holdAtQuestions = $state(readHold());
+  setHoldAtQuestions(on: boolean): void {
+    this.holdAtQuestions = on;
+    try {
+      globalThis.localStorage?.setItem(HOLD_KEY, on ? '1' : '0');
+    } catch {
+      // Storage disabled: the choice lasts for this page.
+    }
+  }
+  /** Told about every answer settled (the course keeps them in IndexedDB). */
+  onAnswer: ((lessonId: string, index: number, answer: Answer, right: boolean) => void) | null = null;
 
   constructor(
     private readonly ctl: RunController,
@@ -24,7 +48,7 @@ export class Lesson {
     doc: ScenarioV1,
   ) {
     this.load(doc);
-    ctl.hold = (logLength) => (this.author ? null : holdReason(this.doc.questions, this.answers, logLength));
+    ctl.hold = (logLength) => (this.author || !this.holdAtQuestions ? null : holdReason(this.doc.questions, this.answers, logLength));
   }
 
   /** A scenario was loaded (or the run reset): its breakpoints become the stepper's. */
@@ -56,6 +80,15 @@ export class Lesson {
   get hasLesson(): boolean {
     return this.doc.steps.length > 0 || this.doc.questions.length > 0;
   }
+  /** Every prompt of the lesson was sent and the last run is over (showing the whole log). */
+  get finished(): boolean {
+    return this.ctl.ended && this.ctl.cursor === null && this.ctl.events.length > 0 && nextPromptIndex(this.doc.prompts, this.ctl.events) === null;
+  }
+  /** How the last run ended, once it has. */
+  get exitReason(): string | null {
+    const end = this.ctl.events.findLast((e) => e.type === 'run.end');
+    return end?.type === 'run.end' ? end.reason : null;
+  }
   /** The scenario's next prompt, offered as the follow-up once a run has ended. */
   get nextPrompt(): string | null {
     if (this.doc.prompts.length < 2) return null;
@@ -67,6 +100,8 @@ export class Lesson {
     const prev = this.answers[index] ?? { chosen: null, revealed: false, skipped: false };
     const next: Answer = how === 'skip' ? { ...prev, skipped: true } : { ...prev, chosen: choice ?? prev.chosen, revealed: true };
     this.answers = { ...this.answers, [index]: next };
+    const q = this.doc.questions[index];
+    if (q && how !== 'skip') this.onAnswer?.(this.doc.id, index, next, next.chosen === q.answer);
   }
 
   addNote(markdown: string): boolean {

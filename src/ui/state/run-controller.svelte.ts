@@ -12,6 +12,8 @@ import { SessionGrants, type PermissionContext, type PermissionMode } from '../.
 import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
 import type { SandboxSnapshot } from '../../harness/session/types.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
+import { scriptedFollowUp } from './scripted-follow-up.ts';
+import { pathsSeenInLog } from './restore-reads.ts';
 import { prepareRun } from '../../scenarios/prepare.ts';
 import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
 import { deriveConversation } from './conversation.ts';
@@ -184,6 +186,8 @@ export class RunController {
   private sandboxReady: Promise<Sandbox | null> | null = null;
   /** What the agent has read and snapshotted; carried across follow-up runs of one session. */
   private files = new FileState();
+  /** A restored log whose reads the FileState has not learnt yet (see `restore-reads.ts`). */
+  private seenToRestore: readonly TraceEvent[] | null = null;
   private jsRunner: JsHookRunner | null = null;
 
   constructor(
@@ -326,6 +330,7 @@ export class RunController {
     this.sandbox = null;
     this.sandboxInfo = null;
     this.files = new FileState();
+    this.seenToRestore = null;
     // The old generator may still be awaiting; the abort lets it wind down on its own.
     void oldGen?.return(undefined as never).catch(() => {});
     void oldSandbox?.then((s) => s?.dispose()).catch(() => {});
@@ -343,6 +348,8 @@ export class RunController {
     this.readOnly = s.readOnly;
     this.nextSessionStart = s.sessionStart;
     this.memoryText = s.memory;
+    // The history says what the agent read; the fresh FileState learns it before the next run.
+    this.seenToRestore = s.events;
   }
 
   /** The sandbox of this conversation once booted (null when it failed). */
@@ -409,9 +416,17 @@ export class RunController {
       return false;
     }
     this.phase = 'Preparing the run…';
-    // A follow-up in scripted mode continues the script where the last run left it, if any is left.
-    const last = this.lastModel as (ModelClient & { remaining?: () => number }) | null;
-    const continued = !live && opts.history?.length && last?.remaining && last.remaining() > 0 ? last : undefined;
+    // A follow-up in scripted mode continues the script where the last run left it, or says it has ended.
+    const follow =
+      !live && !opts.model && opts.history?.length && this.scenario.model.kind === 'scripted'
+        ? scriptedFollowUp(this.lastModel, this.scenario.model.turns, this.events)
+        : null;
+    if (follow?.kind === 'ended') {
+      this.notice = follow.message;
+      this.phase = '';
+      return false;
+    }
+    const continued = follow?.kind === 'continue' ? follow.model : undefined;
     const model = opts.model ?? (live ? await this.liveClient() : continued);
     if (this.trust.blocking) {
       this.notice = 'Answer the trust question first: nothing from this scenario runs before you do.';
@@ -429,11 +444,20 @@ export class RunController {
       this.jsRunner = createFrameJsHookRunner();
     }
     const abort = new AbortController();
+    if (this.seenToRestore) {
+      for (const path of pathsSeenInLog(this.seenToRestore, sandbox.workdir)) {
+        const content = await sandbox.fs.readFile(path).catch(() => null);
+        if (content !== null) this.files.recordRead(path, content);
+      }
+      this.seenToRestore = null;
+    }
     const { input, deps } = await prepareRun({
-      scenario: this.scenario,
+      // After a reload the script resumes at the first turn not yet played.
+      scenario: follow?.kind === 'resume' ? { ...this.scenario, model: { kind: 'scripted', turns: follow.turns } } : this.scenario,
       sandbox,
       model,
       ...(live ? { modelId: this.settings.modelId.trim(), countTokens: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
+      ...(follow?.kind === 'resume' ? { scriptedToolIdStart: follow.toolIdStart } : {}),
       prompt: opts.prompt,
       history: opts.history,
       // A follow-up continues the context pipeline where the last run left it (stored originals, collapses).

@@ -1,0 +1,70 @@
+/**
+ * Runs a whole v1 document headless, every prompt in order, the way the app runs a lesson: one
+ * sandbox, one id source and one model for the session, each prompt a follow-up of the last
+ * run (same history, context state and memory text). The log is what the session would store,
+ * so lesson positions (log seqs) can be checked against it.
+ */
+import { agentLoop } from '../harness/loop/agent-loop.ts';
+import type { RunResult } from '../harness/loop/types.ts';
+import type { Clock, IdGen, MemoryStore, ModelClient, Sandbox } from '../harness/ports.ts';
+import type { TraceEvent } from '../harness/trace.ts';
+import { FileState } from '../harness/tools/file-state.ts';
+import { InMemoryMemoryStore } from '../storage/memory/memory-store.ts';
+import { toRunnableScenario } from './migrate.ts';
+import { prepareRun } from './prepare.ts';
+import type { ScenarioV1 } from './schema-v1.ts';
+import type { SkillFile } from '../harness/agents/skills/catalog.ts';
+
+export type LessonRun = { log: TraceEvent[]; results: RunResult[] };
+
+export async function runLessonHeadless(
+  doc: ScenarioV1,
+  opts: {
+    sandbox: Sandbox;
+    clock: Clock;
+    ids: IdGen;
+    memoryStore?: MemoryStore;
+    signal?: AbortSignal;
+    onEvent?: (e: TraceEvent) => void;
+    /** Tool ids of the scripted model start after this number. */
+    scriptedToolIdStart?: number;
+    /** The built-in skills (the repo's `skills/` folder), for lessons that load one. */
+    skillFiles?: SkillFile[];
+  },
+): Promise<LessonRun> {
+  const log: TraceEvent[] = [];
+  const results: RunResult[] = [];
+  const files = new FileState();
+  // The app always has a memory store (IndexedDB); a fresh one per headless session.
+  const memoryStore = opts.memoryStore ?? new InMemoryMemoryStore();
+  let model: ModelClient | undefined;
+  let memory: string | undefined;
+  for (let i = 0; i < doc.prompts.length; i++) {
+    const last = results.at(-1);
+    const { input, deps } = await prepareRun({
+      scenario: toRunnableScenario(doc, i),
+      sandbox: opts.sandbox,
+      ...(model ? { model } : {}),
+      clock: opts.clock,
+      ids: opts.ids,
+      files,
+      trusted: true,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      memoryStore,
+      ...(opts.scriptedToolIdStart ? { scriptedToolIdStart: opts.scriptedToolIdStart } : {}),
+      ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}),
+      ...(last ? { history: last.messages, contextState: last.contextState, memory: memory ?? '' } : {}),
+    });
+    if (i === 0) memory = input.memory ?? '';
+    model = deps.model;
+    const loop = agentLoop(input, deps);
+    let step = await loop.next();
+    while (!step.done) {
+      log.push(step.value);
+      opts.onEvent?.(step.value);
+      step = await loop.next();
+    }
+    results.push(step.value);
+  }
+  return { log, results };
+}

@@ -1,0 +1,320 @@
+/**
+ * What every `TraceEvent` type means, why this one happened (read from its own data) and what
+ * would have happened otherwise. Typed as a mapped type over `TraceEventType`, so an event type
+ * added to the harness does not compile until it has an entry here: one place to add it.
+ */
+import type { EventOf, TraceEventType } from '../../harness/index.ts';
+import type { GlossaryTerm } from './glossary.ts';
+
+export type EventExplanation<T extends TraceEventType> = {
+  means: string;
+  /** Why this event happened here, from its own fields (which rule, threshold, budget). */
+  why: (e: EventOf<T>) => string;
+  otherwise: string;
+  lesson: string;
+  terms: GlossaryTerm[];
+};
+
+export type EventExplanations = { [T in TraceEventType]: EventExplanation<T> };
+
+const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `\`${x}\``).join(', ') : 'none');
+
+export const EVENT_EXPLANATIONS: EventExplanations = {
+  'run.start': {
+    means: 'A run began: one prompt, sent through the loop until an exit.',
+    why: (e) => `You sent a prompt. The run uses ${e.modelClient} (${e.model}) on the ${e.sandbox} sandbox, may call ${list(e.tools)}, and stops after at most ${e.maxTurns} model calls.`,
+    otherwise: 'Nothing runs until a prompt is sent.',
+    lesson: 'parallel-exploration',
+    terms: ['turn', 'budget'],
+  },
+  'turn.start': {
+    means: 'The loop starts a new turn: it will assemble the context and call the model.',
+    why: (e) => `The previous transition went round again, so turn ${e.turn} starts. Retries of a failed call stay in their turn and do not start a new one.`,
+    otherwise: 'Had the previous transition been an exit, the run would have ended instead.',
+    lesson: 'parallel-exploration',
+    terms: ['turn', 'transition'],
+  },
+  'permission.prefilter': {
+    means: 'Tools named by a bare deny rule were removed from the tool list before the model saw it.',
+    why: (e) => `Hidden: ${e.hidden.map((h) => `\`${h.name}\` by \`${h.rule}\``).join(', ')}. The model sees only ${list(e.visible)}.`,
+    otherwise: 'Without the bare deny the model would see the tool, call it, and be refused at the rules stage — a wasted turn.',
+    lesson: 'tool-hiding',
+    terms: ['rule', 'permission-stage'],
+  },
+  transition: {
+    means: 'The loop decided how this turn ends: go round again or stop. The reason says which site decided.',
+    why: (e) => `Reason \`${e.reason}\`${e.detail ? ` — ${e.detail}` : ''}.`,
+    otherwise: 'Every turn ends in exactly one transition; see the reason below for the alternative.',
+    lesson: 'lesson-follow-ups',
+    terms: ['transition', 'continue-site', 'exit'],
+  },
+  'message.appended': {
+    means: 'A message entered the stored history — the conversation the next request is built from.',
+    why: (e) =>
+      ({
+        user: `Your prompt became message #${e.index}.`,
+        assistant: `The model’s reply became message #${e.index}.`,
+        tool_results: `The results of the tool calls went into message #${e.index}, as the user side of the exchange (the API requires a result for every call).`,
+        meta: `The harness added an instruction of its own as message #${e.index} (a recovery or retry nudge).`,
+        synthetic: `The harness wrote results itself into message #${e.index} (for example “interrupted”), so every call still has a result.`,
+      })[e.origin],
+    otherwise: 'Messages are never sent twice: without this append the next request would not contain it.',
+    lesson: 'fix-a-bug',
+    terms: ['tool-use-id'],
+  },
+  'run.end': {
+    means: 'The run is over. It carries the exit reason, the turns used and the token usage summed over the run.',
+    why: (e) => `Ended \`${e.reason}\` after ${e.turns} turn(s), ${e.usage.input_tokens} input and ${e.usage.output_tokens} output tokens${e.error ? `: ${e.error.message}` : ''}.`,
+    otherwise: 'A run ends exactly once, right after its exit transition.',
+    lesson: 'fix-a-bug',
+    terms: ['exit'],
+  },
+  'history.rewritten': {
+    means: 'A compaction layer changed the stored history for good (not just what this request shows).',
+    why: (e) => `${e.layers.length ? list(e.layers) : 'The context layers'} went from ${e.messagesBefore} to ${e.messages.length} stored messages.`,
+    otherwise: 'The history would keep growing until the request no longer fits the context window.',
+    lesson: 'auto-compact',
+    terms: ['compaction-layer', 'projection'],
+  },
+  'context.assembled': {
+    means: 'The request for this turn was built: system prompt, tool list, memory and the (projected) messages, with a token estimate per part.',
+    why: (e) =>
+      `About ${e.total} tokens (system ${e.parts.system}, tools ${e.parts.tools}, messages ${e.parts.messages}) over ${e.messageCount} messages${e.window ? ` of a ${e.window}-token window` : ''}${e.threshold ? `; auto-compact starts at ${e.threshold.tokens} (${Math.round(e.threshold.fraction * 100)}%)` : ''}.`,
+    otherwise: 'Every model call is preceded by one; it is what the compaction layers measure against.',
+    lesson: 'budget-reduction',
+    terms: ['compaction-layer', 'projection'],
+  },
+  'context.counted': {
+    means: 'The API counted the request’s input tokens (`count_tokens`), beside our chars/4 estimate.',
+    why: (e) => (e.actual === null ? `The count failed: ${e.error ?? 'no reason given'}.` : `Estimate ${e.estimate}, actual ${e.actual}${e.relativeError !== undefined ? ` (off by ${Math.round(e.relativeError * 100)}%)` : ''}.`),
+    otherwise: 'Only the estimate would be shown; exact counts are asked for in Settings and need a live model.',
+    lesson: 'budget-reduction',
+    terms: ['compaction-layer'],
+  },
+  'compaction.layer': {
+    means: 'One of the five compaction layers ran before the model call; it either fired (changed something) or stayed idle.',
+    why: (e) => `${e.layer} ${e.fired ? 'fired' : 'stayed idle'}: ${e.reason} (${e.tokensBefore} → ${e.tokensAfter} tokens${e.committed ? ', committed to the history' : ''}).`,
+    otherwise: 'An idle layer leaves the request as it is; a fired one made it smaller so it fits (or stays cheap).',
+    lesson: 'budget-reduction',
+    terms: ['compaction-layer', 'projection', 'prefix'],
+  },
+  'cache.stats': {
+    means: 'How much of this request the prompt cache served: read from cache, written to it, or not cached.',
+    why: (e) => `Read ${e.read}, written ${e.creation}, uncached ${e.uncached}: a ${Math.round(e.hitRate * 100)}% hit rate.${e.breakDiff ? ` The prefix broke: ${e.breakDiff.detail}.` : ' The request only appended to the previous one.'}`,
+    otherwise: 'With an unchanged prefix every turn reads the earlier turns from the cache; a break pays for them again.',
+    lesson: 'cache-breakage',
+    terms: ['prefix'],
+  },
+  'model.request': {
+    means: 'The exact request sent to the model: model, max tokens, system prompt, tools and messages.',
+    why: (e) => `${e.request.messages.length} message(s) to ${e.request.model}, attempt ${e.attempt}${e.attempt > 1 ? ' (a retry of the same call)' : ''}.`,
+    otherwise: 'This is the only thing the model ever sees; anything not in it does not exist for the model.',
+    lesson: 'lesson-follow-ups',
+    terms: ['turn', 'prefix'],
+  },
+  'model.delta': {
+    means: 'A piece of the streamed reply: text, thinking, or part of a tool call’s input JSON.',
+    why: (e) => `Block ${e.index} grew by a ${e.delta.kind} chunk. Tool input arrives as partial JSON and is parsed only when the block ends.`,
+    otherwise: 'Without streaming you would see nothing until the whole reply was done.',
+    lesson: 'parallel-exploration',
+    terms: ['turn'],
+  },
+  'model.response': {
+    means: 'The reply is complete, with its stop reason and token usage.',
+    why: (e) => `Stop reason \`${e.stopReason ?? 'none'}\`, ${e.usage.input_tokens} in / ${e.usage.output_tokens} out. ${e.stopReason === 'tool_use' ? 'The model asked for tools, so the tool site runs next.' : e.stopReason === 'max_tokens' ? 'It was cut off at the output limit: max-tokens recovery is next.' : 'No tools were asked for.'}`,
+    otherwise: 'The stop reason decides the transition: `tool_use` leads to `next_turn`, `end_turn` to the stop site.',
+    lesson: 'max-tokens-recovery',
+    terms: ['transition'],
+  },
+  'model.error': {
+    means: 'The model call failed.',
+    why: (e) => `${e.error.kind}${e.error.status ? ` (HTTP ${e.error.status})` : ''}, attempt ${e.attempt}: ${e.error.message}${e.retryInMs !== undefined ? ` Retrying in ${Math.round(e.retryInMs)} ms.` : e.error.retryable ? '' : ' Not retryable.'}`,
+    otherwise: 'Retryable errors are retried within the budget; “prompt too long” triggers one reactive compact; anything else ends the run.',
+    lesson: 'flaky-model',
+    terms: ['budget', 'continue-site'],
+  },
+  'tool.proposed': {
+    means: 'The model’s reply contains a tool call. Nothing has run yet: it must pass validation and the permission pipeline first.',
+    why: (e) => `The model asked for \`${e.name}\` (${e.toolUseId}).`,
+    otherwise: 'A reply without tool calls goes to the stop site instead.',
+    lesson: 'parallel-exploration',
+    terms: ['tool-use-id', 'permission-stage'],
+  },
+  'tool.validated': {
+    means: 'The call’s input was checked against the tool’s schema and its own validation.',
+    why: (e) => (e.ok ? `\`${e.name}\` input is valid.` : `\`${e.name}\` input is invalid: ${e.error ?? 'no detail'}. The call is denied at the validate stage and the error goes back to the model.`),
+    otherwise: 'An invalid call never runs; the model gets the error as the result and can fix the call.',
+    lesson: 'flaky-model',
+    terms: ['permission-stage'],
+  },
+  'tool.started': {
+    means: 'The call passed the pipeline and runs now.',
+    why: (e) => `\`${e.name}\` runs${e.concurrent ? ' concurrently with the other read-only calls of this reply' : ' on its own (it is not read-only, so it waits for the calls before it)'}.`,
+    otherwise: 'A denied call never starts; its result is the reason it was denied.',
+    lesson: 'parallel-exploration',
+    terms: ['tool-use-id'],
+  },
+  'tool.output': {
+    means: 'Output streamed by a running tool (stdout or stderr), shown as it arrives.',
+    why: (e) => `${e.chunk.stream} of ${e.toolUseId}.`,
+    otherwise: 'The final result holds the same text; the stream only shows it earlier.',
+    lesson: 'fix-a-bug',
+    terms: ['tool-use-id'],
+  },
+  'tool.result': {
+    means: 'The tool finished; its result will go back to the model in the next user message.',
+    why: (e) => `\`${e.name}\` ${e.isError ? 'failed (an error result — the model sees it and can react)' : 'succeeded'} with ${e.content.length} characters in ${Math.round(e.ms)} ms.`,
+    otherwise: 'Every call gets a result, even a denied or interrupted one: the API rejects a history where a call has none.',
+    lesson: 'fix-a-bug',
+    terms: ['tool-use-id'],
+  },
+  'permission.stage': {
+    means: 'One stage of the permission pipeline ran for a tool call.',
+    why: (e) => `\`${e.stage}\` said ${e.decision} for \`${e.name}\`: ${e.reason}${e.decidedBy ? ` (decided by ${e.decidedBy.kind} \`${e.decidedBy.text}\`)` : ''}.`,
+    otherwise: 'A stage that passes hands the call to the next; the first that allows or denies ends the pipeline.',
+    lesson: 'deny-beats-allow',
+    terms: ['permission-stage', 'rule', 'permission-mode'],
+  },
+  'permission.prompt': {
+    means: 'No rule or mode settled the call, so a person is asked.',
+    why: (e) => `\`${e.name}\` needs approval: ${e.reason}.${e.suggestions.length ? ` “Allow for this session” would add ${list(e.suggestions)}.` : ''}`,
+    otherwise: 'With an allow rule or a permissive mode the call would have been allowed without asking; headless runs deny instead.',
+    lesson: 'ask-permission',
+    terms: ['permission-stage', 'permission-mode', 'trust'],
+  },
+  'permission.decision': {
+    means: 'The pipeline’s final word on a tool call: the audit record of who decided.',
+    why: (e) => `\`${e.name}\` ${e.decision === 'allow' ? 'allowed' : 'denied'} at \`${e.stage}\` by ${e.decidedBy.kind} \`${e.decidedBy.text}\`: ${e.reason}.`,
+    otherwise: 'Deny-first: had nothing allowed it, the call would have been asked about or denied.',
+    lesson: 'deny-beats-allow',
+    terms: ['permission-stage', 'rule'],
+  },
+  'hook.run': {
+    means: 'A configured hook ran for a hook event, got the event as JSON, and answered.',
+    why: (e) => `${e.event} hook ${e.hook.type === 'command' ? `\`${e.hook.command}\`` : e.hook.name}${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
+    otherwise: 'Without the hook, the event would go on as the rules and mode say. Exit 2 blocks; a crash or timeout lets the agent continue.',
+    lesson: 'pretooluse-hook-blocks',
+    terms: ['hook-event'],
+  },
+  'hook.config_error': {
+    means: 'A hooks setting cannot work (for example a matcher that is not a valid regex); it is reported once and skipped.',
+    why: (e) => `${e.event}, matcher ${JSON.stringify(e.matcher)}: ${e.message}`,
+    otherwise: 'A silently ignored hook would look like a hook that allowed everything.',
+    lesson: 'pretooluse-hook-blocks',
+    terms: ['hook-event'],
+  },
+  'sandbox.changed': {
+    means: 'Files in the sandbox changed; the files pane refreshes them.',
+    why: (e) => `Changed: ${list(e.paths)}.`,
+    otherwise: 'Nothing changes in the sandbox except through tools.',
+    lesson: 'fix-a-bug',
+    terms: [],
+  },
+  'memory.injected': {
+    means: 'Memory text was put in front of the first user message: CLAUDE.md files, then the saved memories that best match the prompt.',
+    why: (e) => `${e.files.length} file(s) (${list(e.files.map((f) => f.path))}) and ${e.chosen.length} memor${e.chosen.length === 1 ? 'y' : 'ies'} chosen by the terms ${list(e.terms)}; ${e.left.length} left out; ~${e.tokens} tokens under a cap of ${e.cap}.`,
+    otherwise: 'Without memory the model starts every session knowing nothing about the project.',
+    lesson: 'memory-claude-md',
+    terms: ['memory'],
+  },
+  'memory.extracted': {
+    means: 'Facts from this exchange were saved to the memory store for later sessions.',
+    why: (e) => `${e.added.length} saved via ${e.via}${e.added.length ? `: ${e.added.map((a) => `“${a.content}”`).join('; ')}` : ''}${e.duplicates.length ? `; ${e.duplicates.length} already known` : ''}.`,
+    otherwise: 'Only what you ask to remember (“remember: …”) is kept; without it the next session would not know.',
+    lesson: 'memory-claude-md',
+    terms: ['memory', 'session'],
+  },
+  // agents: todos and subagents
+  'todo.updated': {
+    means: 'The agent’s plan changed: an accepted `todo_write` call replaced the whole todo list (the model always sends the full list).',
+    why: (e) => {
+      const n = (s: string) => e.todos.filter((t) => t.status === s).length;
+      return `\`todo_write\` (${e.toolUseId}) set ${e.todos.length} item(s): ${n('completed')} done, ${n('in_progress')} in progress, ${n('pending')} pending (before: ${e.previous.length}). The loop keeps the list in its state; the tool itself keeps nothing.`;
+    },
+    otherwise: 'A list with two items in progress is refused with an error result and no event; without the tool the plan would live only in the model’s head, and no reminder could bring it back.',
+    lesson: 'plan-with-todos',
+    terms: ['turn'],
+  },
+  'todo.reminder': {
+    means: 'The harness showed the model its own todo list again, as a `<system-reminder>` beside the tool results or right after a summary.',
+    why: (e) =>
+      e.why === 'stale'
+        ? `${e.turnsSinceWrite} model calls went by without a \`todo_write\` while ${e.todos.filter((t) => t.status !== 'completed').length} item(s) were still open.`
+        : 'A summary just replaced the history, so the list was re-attached after it (in the stored history and in this request).',
+    otherwise: 'On a long task the model would drift from its plan, or lose it entirely at a compaction.',
+    lesson: 'plan-with-todos',
+    terms: ['compaction-layer'],
+  },
+  'subagent.start': {
+    means: 'An `agent` call started a subagent: a fresh instance of the same loop that sees only its prompt — none of the parent’s history.',
+    why: (e) => `\`${e.subagentType}\` (“${e.description}”) runs as \`${e.childAgentId}\` at depth ${e.depth} on ${e.model}, with ${list(e.tools)}, mode \`${e.permissionMode}\` and at most ${e.maxTurns} model calls.${e.note ? ` ${e.note}` : ''} Every following event with that agent id belongs to it.`,
+    otherwise: 'Without delegation, all of this searching would happen in the parent’s own context window and stay in its history.',
+    lesson: 'delegate-parallel-subagents',
+    terms: ['subagent'],
+  },
+  'subagent.stop': {
+    means: 'A subagent’s loop ended. Its final text (plus a short usage trailer) is all its parent’s model receives.',
+    why: (e) => `\`${e.childAgentId}\` ended \`${e.reason}\` after ${e.turns} turn(s), ${e.toolUses} tool use(s) and ${e.ms} ms; ${e.usage.input_tokens + e.usage.output_tokens} tokens stayed in its own context.`,
+    otherwise: 'Had it not completed, the parent’s `agent` result would be an error saying why; its many steps never enter the parent’s history either way.',
+    lesson: 'delegate-parallel-subagents',
+    terms: ['subagent', 'exit'],
+  },
+  // agents: skills, tasks, background work, steering
+  'skills.available': {
+    means: 'The skills this run can load. Only their names and descriptions are in the prompt (inside the `skill` tool’s description); bodies load on demand.',
+    why: (e) => `${e.skills.length} skill(s) listed for ${e.tokens} tokens per call${e.problems.length ? `; ${e.problems.length} SKILL.md file(s) could not be read and were skipped` : ''}.`,
+    otherwise: 'Putting every skill’s body in the system prompt would cost its tokens on every call, used or not.',
+    lesson: 'skill-on-demand',
+    terms: ['prefix'],
+  },
+  'skill.loaded': {
+    means: 'A skill’s body entered the conversation: the model asked for it with the `skill` tool, or the harness re-attached it after a summary.',
+    why: (e) =>
+      `\`${e.name}\` (${e.bodyTokens} tokens, against ${e.descriptionTokens} for its description) ${e.via === 'tool' ? 'was loaded by the model' : 'was re-attached after an auto-compact removed it'}${e.granted.length ? `; its allowed-tools granted ${list(e.granted)} for the rest of the run` : ''}.`,
+    otherwise: 'The model would have only the one-line description to go on.',
+    lesson: 'skill-on-demand',
+    terms: ['compaction-layer'],
+  },
+  'task.created': {
+    means: 'A task was added to the task graph, stored as a file in `.tasks/` so it outlives compaction, resume and fork.',
+    why: (e) => `\`${e.task.id}\` “${e.task.subject}”${e.task.blockedBy.length ? `, blocked by ${list(e.task.blockedBy)}` : ''}; the graph now has ${e.tasks.length} task(s). Unknown dependencies and cycles would have been refused.`,
+    otherwise: 'A plan kept only in the conversation is lost when the conversation is summarised.',
+    lesson: 'task-graph',
+    terms: [],
+  },
+  'task.updated': {
+    means: 'A task in the graph changed (status, owner, wording or dependencies).',
+    why: (e) => `\`${e.task.id}\` changed: ${e.changes.join(', ') || 'no fields'}; it is now \`${e.task.status}\`. A blocked task cannot be started — that change would have been refused.`,
+    otherwise: 'Without the dependency check, work could start before what it depends on is done.',
+    lesson: 'task-graph',
+    terms: [],
+  },
+  'task.listed': {
+    means: 'The model read the task board from `.tasks/`.',
+    why: (e) => `${e.tasks.length} task(s); what can start now is computed from their dependencies, not guessed.`,
+    otherwise: 'The model would have to remember the graph itself.',
+    lesson: 'task-graph',
+    terms: [],
+  },
+  'background.notification': {
+    means: 'A background job finished; the harness put a `<bash-notification>` with its result before the next model call.',
+    why: (e) => `\`${e.jobId}\` (\`${e.command}\`) ${e.status} after ${e.ms} ms${e.exitCode !== undefined ? ` with exit ${e.exitCode}` : ''}.`,
+    otherwise: 'The model would have to poll with `bash_output` to find out.',
+    lesson: 'background-tests',
+    terms: ['safe-point'],
+  },
+  'background.stopped': {
+    means: 'The run ended with background jobs still running; they were stopped with it, so no job outlives its run.',
+    why: (e) => `The run ended \`${e.reason}\` with ${e.jobs.map((j) => `\`${j.id}\``).join(', ')} still running.`,
+    otherwise: 'A forgotten job would keep running (and writing files) after the run it belonged to.',
+    lesson: 'background-tests',
+    terms: ['exit'],
+  },
+  'interrupt.received': {
+    means: 'A message typed while the agent worked was delivered at the safe point: after the current tool results, before the next model call.',
+    why: (e) => `From ${e.source === 'user' ? 'you' : e.source === 'file' ? 'the steer file' : 'the scenario'}, in front of model call ${e.beforeTurn}: “${e.text}”.`,
+    otherwise: 'It is never injected mid-call or mid-tool; without steering you would have to stop the run and start again.',
+    lesson: 'steering-mid-run',
+    terms: ['safe-point'],
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * The course's lessons are real: each validates, runs headless to the exit it promises, places
+ * every note, asks questions whose answer is the transition the replay really produces next,
+ * has a "now try" that really changes the run, and fits in a share link.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
+import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
+import { decodeScenarioLinkV1, encodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
+import { courseChapters, courseLessons, nextLesson, nowTryVariant } from '../../src/scenarios/course.ts';
+import { builtinDocs } from '../../src/scenarios/library/index.ts';
+import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { TRANSITION_REASONS, type ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
+import { placeNotes } from '../../src/ui/author/lesson-logic.ts';
+
+async function run(doc: ScenarioV1) {
+  const sandbox = await createJustBashSandbox();
+  try {
+    return await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds() });
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+/** What a learner would notice changing: transitions, who decided each call, the tools offered, the exit. */
+function signature(log: TraceEvent[]): string[] {
+  return log.flatMap((e) => {
+    if (e.type === 'transition') return [`transition ${e.reason}`];
+    if (e.type === 'permission.decision') return [`${e.name} ${e.decision} at ${e.stage}`];
+    if (e.type === 'model.request' && e.attempt === 1) return [`tools ${e.request.tools?.map((t) => t.name).join(',') ?? ''}`];
+    if (e.type === 'compaction.layer' && e.fired) return [`${e.layer} fired`];
+    if (e.type === 'cache.stats' && e.breakDiff) return ['prefix broke'];
+    return [];
+  });
+}
+
+const lessons = courseLessons();
+
+describe('the course', () => {
+  it('has at least 22 lessons, every built-in one of them, lesson 1 first', () => {
+    expect(lessons.length).toBeGreaterThanOrEqual(22);
+    expect(lessons.map((l) => l.id).sort()).toEqual(builtinDocs.map((d) => d.id).sort());
+    expect(lessons[0]!.id).toBe(builtinDocs[0]!.id);
+    expect(courseChapters().map((c) => c.chapter)).toEqual(['loop', 'tools', 'safety', 'context', 'memory-sessions']);
+    expect(nextLesson(lessons[0]!.id)?.id).toBe(lessons[1]!.id);
+    expect(nextLesson(lessons.at(-1)!.id)).toBeNull();
+  });
+
+  it.each(lessons.map((l) => [l.id, l] as const))('%s: runs headless, notes land, questions answer true', async (_id, doc) => {
+    expect(doc.lesson.goal).toMatch(/\.$/);
+    expect(doc.questions.length).toBeGreaterThanOrEqual(1);
+    expect(doc.steps.length).toBeGreaterThanOrEqual(1);
+    const { log, results } = await run(doc);
+    expect(results.at(-1)!.reason).toBe(doc.lesson.endsWith);
+    expect(placeNotes(doc.steps, log)).toHaveLength(doc.steps.length);
+    for (const q of doc.questions) {
+      for (const c of q.choices) expect(TRANSITION_REASONS).toContain(c);
+      expect(q.atSeq).toBeLessThanOrEqual(log.length);
+      // Asked at log seq atSeq: the answer is not on screen yet, and it is the next transition the run makes.
+      const next = log.slice(q.atSeq).find((e) => e.type === 'transition');
+      expect(next && next.type === 'transition' ? next.reason : null, q.question).toBe(q.choices[q.answer]);
+    }
+  });
+
+  it.each(lessons.map((l) => [l.id, l] as const))('%s: “now try” changes what the run does', async (_id, doc) => {
+    const before = signature((await run(doc)).log);
+    const variant = nowTryVariant(doc);
+    const after = signature((await run(variant)).log);
+    expect(after).not.toEqual(before);
+  });
+
+  it('every lesson fits in a small share link and comes back whole', () => {
+    for (const doc of builtinDocs) {
+      const link = encodeScenarioLinkV1(doc);
+      expect(link.length, doc.id).toBeLessThan(8 * 1024);
+      const back = decodeScenarioLinkV1(link);
+      expect(back.ok && back.scenario.lesson).toEqual(doc.lesson);
+    }
+  });
+});
