@@ -9,6 +9,10 @@ import { FakeClock, SequentialIds, type TraceEvent, type TransitionReason } from
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
 import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
+
+// The built-in skills, as the app and the runner give them (a lesson loads one).
+const skillFiles = await nodeSkillLoader()();
 import { TRANSITION_REASONS } from '../../src/scenarios/schema-v1.ts';
 import { EVENT_EXPLANATIONS } from '../../src/ui/explain/event-explanations.ts';
 import { explainEvent } from '../../src/ui/explain/explain.ts';
@@ -49,7 +53,7 @@ describe('explain table', () => {
     const seenReasons = new Set<string>();
     for (const doc of builtinDocs) {
       const sandbox = await createJustBashSandbox();
-      const { log } = await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds() });
+      const { log } = await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds(), skillFiles });
       await sandbox.dispose();
       for (const e of log) {
         const ex = explainEvent(e);
@@ -64,10 +68,11 @@ describe('explain table', () => {
       }
     }
     // The lessons between them show nearly every event type and reason. Not headless: exact counts (live
-    // model), a broken hook matcher, streamed tool output (the UI's sandbox), a person being asked.
-    const offline = new Set(['context.counted', 'hook.config_error', 'tool.output', 'permission.prompt']);
+    // model), a broken hook matcher, streamed tool output (the UI's sandbox), a person being asked, and
+    // a background job still running when a run is stopped (the lessons' jobs all finish).
+    const offline = new Set(['context.counted', 'hook.config_error', 'tool.output', 'permission.prompt', 'background.stopped']);
     for (const type of Object.keys(EVENT_EXPLANATIONS)) if (!offline.has(type)) expect([...seen.keys()], `an event ${type} in some lesson`).toContain(type);
-    for (const r of ['next_turn', 'max_output_tokens_recovery', 'malformed_tool_use_retry', 'model_retry', 'empty_response_retry', 'stop_hook_blocking', 'reactive_compact_retry', 'completed', 'max_turns', 'refusal', 'prompt_blocked'])
+    for (const r of ['next_turn', 'max_output_tokens_recovery', 'malformed_tool_use_retry', 'model_retry', 'empty_response_retry', 'stop_hook_blocking', 'reactive_compact_retry', 'completed', 'max_turns', 'refusal', 'prompt_blocked', 'steering_message'])
       expect([...seenReasons], `a transition ${r}`).toContain(r);
   }, 60_000);
 
