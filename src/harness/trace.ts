@@ -265,7 +265,15 @@ type EventBody =
       message: string;
     }
   // sandbox
-  | { type: 'sandbox.changed'; paths: string[] }
+  | {
+      type: 'sandbox.changed';
+      paths: string[];
+      /**
+       * Who changed the files: the agent's tools (absent or 'agent', emitted after a turn's tools
+       * wrote) or the person, in the Files panel or the terminal ('user', recorded between pulls).
+       */
+      origin?: 'agent' | 'user';
+    }
   // memory (see src/harness/memory/README.md)
   | {
       /**

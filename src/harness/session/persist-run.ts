@@ -73,3 +73,15 @@ async function snapshot(opts: PersistRunOptions): Promise<void> {
     opts.onSnapshotError?.(`A sandbox snapshot failed (${(err as Error)?.message ?? String(err)}); forks from here restore the files of the previous snapshot.`);
   }
 }
+
+/**
+ * Writes one event that happened between pulls of a run (the person editing the sandbox, a
+ * terminal command) to the session log, with the snapshot its trigger asks for taken first, so
+ * step-back and forks see the files as they were once the event had happened.
+ */
+export async function persistEvent(event: TraceEvent, opts: PersistRunOptions): Promise<void> {
+  const trigger = opts.snapshotBefore ?? defaultSnapshotTrigger;
+  if (opts.snapshots && trigger(event)) await snapshot(opts);
+  opts.writer.append(event);
+  await opts.writer.flush();
+}

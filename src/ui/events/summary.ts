@@ -39,7 +39,7 @@ export function summarize(e: TraceEvent): string {
     case 'tool.result':
       return `${e.name} ${e.isError ? 'ERROR' : 'ok'} · ${e.content.length} chars · ${Math.round(e.ms)} ms`;
     case 'sandbox.changed':
-      return clip(e.paths.join(', '));
+      return clip(`${e.origin === 'user' ? 'by you: ' : ''}${e.paths.join(', ')}`);
     case 'permission.prefilter':
       return `hidden from the model: ${e.hidden.map((h) => `${h.name} (${h.rule})`).join(', ')}`;
     case 'permission.stage':

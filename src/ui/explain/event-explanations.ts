@@ -204,9 +204,12 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     terms: ['hook-event'],
   },
   'sandbox.changed': {
-    means: 'Files in the sandbox changed; the files pane refreshes them.',
-    why: (e) => `Changed: ${list(e.paths)}.`,
-    otherwise: 'Nothing changes in the sandbox except through tools.',
+    means: 'Files in the sandbox changed — by the agent’s tools, or by you in the Files panel — and the files pane refreshes them.',
+    why: (e) =>
+      e.origin === 'user'
+        ? `You changed ${list(e.paths)} yourself. It is recorded with a snapshot of the files, so the agent’s next read, step-back, replays and forks all see what you left.`
+        : `Changed by the run: ${list(e.paths)}.`,
+    otherwise: 'Without the record, the agent’s next read would return text nothing in the log explains.',
     lesson: 'fix-a-bug',
     terms: [],
   },

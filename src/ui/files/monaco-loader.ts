@@ -1,6 +1,8 @@
 /**
- * Loads Monaco on first use (about 1 MB gzip, kept out of the first page load) and tells it
- * where its workers are. Since 0.56 the workers live under `editor/` and `language/<id>/`; the
+ * Loads Monaco on first use (kept out of the first page load) and tells it where its workers
+ * are. Only the editor and JSON workers ship: `monaco-lite.ts` leaves out the TypeScript, CSS
+ * and HTML language services, whose workers were most of the bundle; those files keep their
+ * syntax colouring. Since 0.56 the workers live under `editor/` and `language/<id>/`; the
  * editor worker must be returned for any label a language worker does not claim, or Monaco
  * cannot start its workers at all.
  */
@@ -10,24 +12,18 @@ let loading: Promise<Monaco> | null = null;
 
 export function loadMonaco(): Promise<Monaco> {
   loading ??= (async () => {
-    const [monaco, editorWorker, tsWorker, jsonWorker, cssWorker, htmlWorker] = await Promise.all([
-      import('monaco-editor'),
+    const [lite, editorWorker, jsonWorker] = await Promise.all([
+      import('./monaco-lite.ts'),
       import('monaco-editor/editor/editor.worker?worker'),
-      import('monaco-editor/language/typescript/ts.worker?worker'),
       import('monaco-editor/language/json/json.worker?worker'),
-      import('monaco-editor/language/css/css.worker?worker'),
-      import('monaco-editor/language/html/html.worker?worker'),
     ]);
     self.MonacoEnvironment = {
       getWorker(_workerId: string, label: string): Worker {
-        if (label === 'typescript' || label === 'javascript') return new tsWorker.default();
         if (label === 'json') return new jsonWorker.default();
-        if (label === 'css' || label === 'scss' || label === 'less') return new cssWorker.default();
-        if (label === 'html' || label === 'handlebars' || label === 'razor') return new htmlWorker.default();
         return new editorWorker.default();
       },
     };
-    return monaco;
+    return lite as unknown as Monaco;
   })();
   // A failed load (e.g. a chunk that did not arrive) may be retried on the next file open.
   loading.catch(() => {

@@ -178,6 +178,33 @@ export class RunController {
     if (this.canSteer) this.steering.push(text);
   }
 
+  // workbench: the person edits the live sandbox (Files panel, terminal) between pulls
+  /** Set by the session manager: writes a user event to the session log (with its snapshot). */
+  onUserEvent: ((e: TraceEvent) => Promise<void>) | null = null;
+  /** Why the live files cannot be edited now, in words; null when they can. */
+  get editBlock(): string | null {
+    if (this.readOnly) return 'another tab is writing this session, so it is read-only here';
+    if (this.cursor !== null) return 'stepped back: these are the files as they were then; step to the end to edit';
+    if (!this.sandbox) return 'the sandbox is still starting';
+    if (this.events.length === 0) return 'the scenario’s files are written when the run starts: press Step (or send) first, then edit';
+    if (this.busy) return 'the agent is working: pause or wait for it, then edit';
+    return null;
+  }
+  /**
+   * Records that the person changed `paths` of the live sandbox: a `sandbox.changed` event with
+   * origin `user`, at the end of the log, so the panels, replays and step-back show it. The
+   * agent reads the files themselves on its next call.
+   */
+  async recordUserChange(paths: string[]): Promise<void> {
+    if (!paths.length) return;
+    this.flush();
+    // Between pulls: it shares the place (seq, turn) of the event before it, as the main agent's.
+    const last = this.events.at(-1);
+    const event: TraceEvent = { type: 'sandbox.changed', paths, origin: 'user', seq: last?.seq ?? 0, ts: Date.now(), agentId: 'main', turn: last?.turn ?? 0 };
+    this.events = this.events.concat(event);
+    await this.onUserEvent?.(event);
+  }
+
   private gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
   private abort: AbortController | null = null;
   private mode: DriveMode = 'step';

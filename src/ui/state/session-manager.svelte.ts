@@ -27,6 +27,7 @@ import {
   exportSessionJsonl,
   importSessionJsonl,
   persistRun,
+  persistEvent,
   replaySession,
   restoreSnapshot,
   snapshotAt,
@@ -116,6 +117,7 @@ export class SessionManager {
     ctl.onReset = () => {
       if (!this.opening) this.close({ forget: true });
     };
+    ctl.onUserEvent = (e) => this.recordUserEvent(e);
     if (typeof BroadcastChannel !== 'undefined') {
       this.channel = new BroadcastChannel(CHANNEL);
       this.channel.onmessage = (e: MessageEvent<Broadcast>) => void this.heard(e.data);
@@ -369,6 +371,20 @@ export class SessionManager {
       },
     });
     return writer;
+  }
+
+  /** workbench: the person's own change of the live sandbox goes into the log between runs' events, with its snapshot. */
+  private async recordUserEvent(event: TraceEvent): Promise<void> {
+    const writer = this.writer;
+    const tracker = this.tracker;
+    const sandbox = this.ctl.sandbox;
+    if (!writer || !tracker || this.readOnly || !sandbox) return;
+    await persistEvent(event, {
+      writer,
+      clock: realClock,
+      snapshots: { fs: sandbox.fs, root: sandbox.workdir, tracker },
+      onSnapshotError: (m) => (this.error = m),
+    });
   }
 
   /** Wraps each run: a new conversation gets a new session; a follow-up goes to the current one. */

@@ -42,8 +42,9 @@ export function stageOf(e: TraceEvent): StageNode {
     case 'tool.started':
     case 'tool.output':
     case 'tool.result':
-    case 'sandbox.changed':
       return 'tools';
+    case 'sandbox.changed':
+      return e.origin === 'user' ? 'user' : 'tools';
     case 'message.appended':
       return e.origin === 'user' ? 'user' : e.origin === 'assistant' ? 'model' : 'loop';
   }
@@ -98,6 +99,7 @@ function captionOfOwn(e: TraceEvent): string {
     case 'tool.result':
       return `${e.name} ${e.isError ? 'failed' : 'finished'} in ${Math.round(e.ms)} ms; the result goes back to the loop.`;
     case 'sandbox.changed':
+      if (e.origin === 'user') return `You changed ${e.paths.slice(0, 3).join(', ')}${e.paths.length > 3 ? '…' : ''}; the agent reads the new files on its next call.`;
       return `Sandbox files changed: ${e.paths.slice(0, 3).join(', ')}${e.paths.length > 3 ? '…' : ''}.`;
     case 'message.appended':
       return e.origin === 'user'
