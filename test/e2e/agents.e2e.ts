@@ -4,12 +4,13 @@
  * the run works is queued and delivered at the next safe point; Esc in the prompt box still stops.
  */
 import { expect, test, type Page } from './browser.ts';
-import { openApp, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { holdAtQuestions, openApp, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 const cards = (page: Page, status: string) => page.getByTestId('task-board').locator(`[data-testid="task-column"][data-status="${status}"] [data-testid="task-card"]`);
 const cardIds = (page: Page, status: string) => cards(page, status).evaluateAll((els) => els.map((e) => e.getAttribute('data-task')));
 
 test('the task board follows the graph as events arrive: blocked tasks say what blocks them', async ({ page }) => {
+  await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'task-graph');
   await page.getByTestId('tab-tasks').click();
@@ -37,6 +38,7 @@ test('the task board follows the graph as events arrive: blocked tasks say what 
 });
 
 test('the skills panel shows what the model sees (descriptions) against what it loaded (the body)', async ({ page }) => {
+  await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'skill-on-demand');
   await page.getByTestId('tab-skills').click();

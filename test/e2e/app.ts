@@ -13,6 +13,16 @@ export async function openApp(page: Page, path = '/'): Promise<void> {
   await page.getByTestId('scenario-picker').waitFor();
 }
 
+/**
+ * Lesson questions hold Run (the fixture turns that off for tests not about lessons): call before
+ * `openApp` in a test that stops at a question.
+ */
+export async function holdAtQuestions(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (window === window.top) localStorage.setItem('hp.holdQuestions', '1');
+  });
+}
+
 export function rows(page: Page): Locator {
   return page.getByTestId('event-list').getByTestId('event-row');
 }

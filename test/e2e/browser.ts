@@ -104,7 +104,9 @@ export const test = base.extend<{ $test: { context: BrowserContext; page: Page }
     // The guided start of a first visit is tested on its own (course.e2e.ts); elsewhere it was
     // "seen". Built-in lessons ask questions that hold Run: tests that are not about lessons run
     // straight through (as with "Stop at questions" off); lesson tests turn it on in the Course tab.
+    // Init scripts run in every frame: the user-code sandbox frame has an opaque origin and no storage.
     await context.addInitScript(() => {
+      if (window !== window.top) return;
       localStorage.setItem('hp.welcomed', '1');
       if (localStorage.getItem('hp.holdQuestions') === null) localStorage.setItem('hp.holdQuestions', '0');
     });

@@ -1,9 +1,10 @@
 import { expect, test } from './browser.ts';
-import { openApp, selectScenario, waitForStatus } from './app.ts';
+import { holdAtQuestions, openApp, selectScenario, waitForStatus } from './app.ts';
 
 // The whole node-project-bug scenario in the built app: the sandbox Worker seeds a git repo
 // (settings.git), runs npm test (node --test in QuickJS-WASM) twice, git diff and git commit.
 test('node-project-bug runs npm test, fixes the bug, and commits it in the browser sandbox', { timeout: 180_000 }, async ({ page }) => {
+  await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'node-project-bug');
   await page.getByTestId('btn-run').click();

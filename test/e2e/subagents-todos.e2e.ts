@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { activeNodes, openApp, rows, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { activeNodes, holdAtQuestions, openApp, rows, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
 
@@ -24,6 +24,7 @@ async function runThroughQuestion(page: Page, atSeq: number): Promise<void> {
 }
 
 test('two parallel subagents show as nested lanes that fold, and light the agents node', async ({ page }) => {
+  await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'delegate-parallel-subagents');
   await runThroughQuestion(page, 229);
@@ -67,6 +68,7 @@ test('two parallel subagents show as nested lanes that fold, and light the agent
 });
 
 test('the Todos panel follows the plan live and shows it as it was when stepped back', async ({ page }) => {
+  await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'plan-with-todos');
   await page.getByTestId('tab-todos').click();
@@ -95,6 +97,7 @@ test('the Todos panel follows the plan live and shows it as it was when stepped 
 });
 
 test('stepping through a subagent\'s end pulls one event at a time, and the custom agent\'s lane shows its run', async ({ page }) => {
+  await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'custom-subagent');
   // Run stops at the question about the subagent's own transition.
