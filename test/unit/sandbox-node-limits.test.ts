@@ -22,6 +22,8 @@ const TESTS_PROJECT: Record<string, string> = {
     "test('adds numbers', () => { assert.equal(sum([1, 2, 3]), 6); });",
     "test('async test', async () => { await new Promise((r) => setTimeout(r, 5)); assert.ok(true); });",
     "test('callback test', (t, done) => { setTimeout(done, 1); });",
+    // Not a skipped Vitest test: guest code for the sandbox's `node --test`, checking that its
+    // `test.skip` is reported as `# SKIP` and never runs the body.
     "test.skip('skipped test', () => { throw new Error('never'); });",
     "describe('empty input', () => {",
     "  it('is zero', () => { assert.equal(sum([]), 0); });",
