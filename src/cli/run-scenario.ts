@@ -29,7 +29,7 @@ class UsageError extends Error {}
 const library = () => import('../scenarios/library/index.ts');
 /** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
 const engine = async () => {
-  const [harness, transcript, sandbox, prepare, migrate, schema, steering, skills, agentFeatures] = await Promise.all([
+  const [harness, transcript, sandbox, prepare, migrate, schema, steering, skills, agentFeatures, toolRunner] = await Promise.all([
     import('../harness/index.ts'),
     import('../harness/loop/check-transcript.ts'),
     import('../sandbox/justbash/index.ts'),
@@ -39,8 +39,9 @@ const engine = async () => {
     import('../harness/agents/steering/inbox.ts'),
     import('../skills-bundle/node.ts'),
     import('../scenarios/prepare-agents.ts'),
+    import('../user-code/tools/node-tool-runner.ts'),
   ]);
-  return { ...harness, ...transcript, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures };
+  return { ...harness, ...transcript, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures, ...toolRunner };
 };
 
 /** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
@@ -106,7 +107,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? await liveModel() : undefined;
-  const { agentLoop, checkTranscript, createJustBashSandbox, prepareRun, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES } =
+  const { agentLoop, checkTranscript, createJustBashSandbox, prepareRun, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } =
     await engine();
   const sandbox = await createJustBashSandbox();
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out);
@@ -136,6 +137,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
+      toolRunner: createNodeToolRunner(),
     });
     for (const note of modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     const loop = agentLoop(input, deps);
@@ -173,13 +175,13 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
 async function runAllLessons(out: Out): Promise<number> {
   const { builtinDocs } = await library();
   const { runLessonHeadless } = await import('../scenarios/run-lesson.ts');
-  const { checkTranscript, createJustBashSandbox, FakeClock, SequentialIds, nodeSkillLoader } = await engine();
+  const { checkTranscript, createJustBashSandbox, FakeClock, SequentialIds, nodeSkillLoader, createNodeToolRunner } = await engine();
   const skillFiles = await nodeSkillLoader()();
   let failed = 0;
   for (const doc of builtinDocs) {
     const sandbox = await createJustBashSandbox();
     try {
-      const { log, results } = await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds(), skillFiles });
+      const { log, results } = await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds(), skillFiles, toolRunner: createNodeToolRunner() });
       const last = results.at(-1)!;
       const want = doc.lesson?.endsWith ?? 'completed';
       const problems = results.flatMap((r) => checkTranscript(r.messages));
@@ -214,6 +216,15 @@ async function plans(args: CliArgs): Promise<RunPlan[]> {
 
 /** Runs the command line; resolves to the exit code. Exported for tests. */
 export async function main(argv: readonly string[], out: Out): Promise<number> {
+  // `golden <scenario>`: re-run its golden cases (see golden.ts).
+  if (argv[0] === 'golden') {
+    const { goldenMain } = await import('./golden.ts');
+    return goldenMain(argv.slice(1), out, loadScenario).catch((e: unknown) => {
+      if (!(e instanceof UsageError)) throw e;
+      out.stderr(`harness-playground: ${e.message}\n`);
+      return EXIT.usage;
+    });
+  }
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
     out.stderr(`harness-playground: ${parsed.problem}\n(run with --help for the options)\n`);

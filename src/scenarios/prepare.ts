@@ -13,7 +13,8 @@ import type { Prompter } from '../harness/loop/run-tools.ts';
 import type { LoopHooks } from '../harness/loop/hook-site.ts';
 import type { SessionGrants } from '../harness/permissions/session-grants.ts';
 import type { PermissionMode } from '../harness/permissions/types.ts';
-import type { JsHookRunner, MemoryStore } from '../harness/ports.ts';
+import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
+import { withCustomTools } from './prepare-custom-tools.ts';
 import { prepareMemory } from '../harness/memory/prepare.ts';
 import { withUserContent } from '../harness/loop/history.ts';
 import { mergeSettings, permissionContextOf, resolveMode, type ScopedSettings } from '../harness/settings/merge.ts';
@@ -65,6 +66,8 @@ export type PrepareOptions = {
   sessionGrants?: SessionGrants;
   /** Runs `type: "js"` hooks (a Worker in the browser, worker_threads in Node). */
   jsRunner?: JsHookRunner;
+  /** Runs `js` custom tools (the user-code frame in the browser, worker_threads in Node). */
+  toolRunner?: UserToolRunner;
   /** For hook inputs; default `scenario-<id>`. */
   sessionId?: string;
   /** The context pipeline's state from the previous run of this conversation. */
@@ -171,7 +174,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const { tools } = await agentToolPool({
     sandbox,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
-    base: () => agents.tools(builtinTools()),
+    base: () => withCustomTools(agents.tools(builtinTools()), scenario, opts.trusted ?? false, opts.toolRunner),
     runtime: {
       modelFor: live ? () => live : scriptedAgentModels(scenario.model.kind === 'scripted' ? (scenario.model.agents ?? {}) : {}, scriptedOpts),
       modelId,

@@ -6,7 +6,7 @@
  */
 import { agentLoop } from '../harness/loop/agent-loop.ts';
 import type { RunResult } from '../harness/loop/types.ts';
-import type { Clock, IdGen, MemoryStore, ModelClient, Sandbox } from '../harness/ports.ts';
+import type { Clock, IdGen, MemoryStore, ModelClient, Sandbox, UserToolRunner } from '../harness/ports.ts';
 import type { TraceEvent } from '../harness/trace.ts';
 import { FileState } from '../harness/tools/file-state.ts';
 import { InMemoryMemoryStore } from '../storage/memory/memory-store.ts';
@@ -30,6 +30,8 @@ export async function runLessonHeadless(
     scriptedToolIdStart?: number;
     /** The built-in skills (the repo's `skills/` folder), for lessons that load one. */
     skillFiles?: SkillFile[];
+    /** Runs the lesson's JS custom tools (worker_threads in Node). */
+    toolRunner?: UserToolRunner;
   },
 ): Promise<LessonRun> {
   const log: TraceEvent[] = [];
@@ -53,6 +55,7 @@ export async function runLessonHeadless(
       memoryStore,
       ...(opts.scriptedToolIdStart ? { scriptedToolIdStart: opts.scriptedToolIdStart } : {}),
       ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}),
+      ...(opts.toolRunner ? { toolRunner: opts.toolRunner } : {}),
       ...(last ? { history: last.messages, contextState: last.contextState, memory: memory ?? '' } : {}),
     });
     if (i === 0) memory = input.memory ?? '';

@@ -7,6 +7,8 @@ import { scriptedTurnSchema } from '../model/scripted/script.ts';
 import { hooksConfigSchema } from '../harness/hooks/config.ts';
 import { contextSettingsSchema } from '../harness/context/settings.ts';
 import { permissionsSettingsSchema, yamlTierRuleSchema, type Settings } from '../harness/settings/schema.ts';
+import { customToolsSchema } from '../harness/tools/custom/definition.ts';
+import { goldenCasesSchema } from '../harness/golden/case.ts';
 
 /** Paths relative to the working directory: no absolute paths, no climbing out with `..`. */
 const filesSchema = z.record(z.string(), z.string()).superRefine((files, ctx) => {
@@ -44,6 +46,10 @@ export const scenarioSettingsSchema = z
       .array(z.object({ beforeTurn: z.number().int().min(2).max(500), message: z.string().min(1).max(10_000) }).strict())
       .max(50)
       .optional(),
+    /** Tools defined in the browser (`harness/tools/custom/`); they act, so they wait for trust like hooks. */
+    customTools: customToolsSchema.optional(),
+    /** Recorded tool calls kept as regression tests (`harness/golden/`). */
+    golden: goldenCasesSchema.optional(),
     /** Start the files as a git repository with one commit (see `git-seed.ts`). */
     git: z
       .object({

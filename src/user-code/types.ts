@@ -9,6 +9,8 @@
  * - The code can reach nothing but what it is sent: no app storage (IndexedDB, localStorage,
  *   cookies, caches), no network (fetch, XHR, WebSocket, EventSource, importScripts, import()),
  *   no DOM of the app.
+ * - `send(value)` posts another structured clone to the running worker (custom tools answer their
+ *   file requests this way); after `stop()` it does nothing.
  * - `stop()` ends the job at once, even mid busy loop; after it no callback fires. Stopping twice
  *   is harmless. Timeouts are the caller's (see `hooks-runtime/settle-once.ts`).
  */
@@ -19,4 +21,5 @@ export interface UserCodeRuntime {
 }
 
 export type UserCodeListener = { message(value: unknown): void; error(message: string): void };
-export type UserCodeJob = { stop(): void };
+/** `send` posts a further message to the job's worker (a reply to something it asked); ignored once stopped. */
+export type UserCodeJob = { stop(): void; send(value: unknown): void };

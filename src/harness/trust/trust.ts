@@ -28,6 +28,8 @@ export type ActionableContent = {
   mode: PermissionMode | null;
   /** Directories outside the project it would let reads reach without asking; present only when it names some. */
   additionalDirectories?: string[];
+  /** Custom tools it would register (`name (js)` / `name (shell)`); present only when it defines some. */
+  tools?: string[];
 };
 
 export function actionableContent(settings: Settings): ActionableContent {
@@ -49,7 +51,8 @@ export function hasActionableContent(content: ActionableContent): boolean {
     content.allow.length > 0 ||
     content.alwaysAllow.length > 0 ||
     content.mode !== null ||
-    (content.additionalDirectories?.length ?? 0) > 0
+    (content.additionalDirectories?.length ?? 0) > 0 ||
+    (content.tools?.length ?? 0) > 0
   );
 }
 

@@ -11,8 +11,9 @@
  * Run and Step disabled.
  */
 import type { TrustStore } from '../../harness/ports.ts';
-import { actionableContent, documentKey, hasActionableContent, type ActionableContent } from '../../harness/trust/index.ts';
-import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
+import { documentKey, hasActionableContent, type ActionableContent } from '../../harness/trust/index.ts';
+import type { Scenario } from '../../scenarios/schema.ts';
+import { scenarioActionableContent } from '../../scenarios/actionable.ts';
 
 /** Where the scenario came from: only `builtin` ships with the app. */
 export type ScenarioOrigin = 'builtin' | 'link' | 'import';
@@ -80,7 +81,7 @@ export class TrustGate {
     }
     if (epoch !== this.epoch) return;
     this.documentHash = key;
-    const content = actionableContent(harnessSettingsOf(scenario));
+    const content = scenarioActionableContent(scenario);
     if (!hasActionableContent(content)) {
       this.status = 'inert';
       return;
@@ -105,7 +106,7 @@ export class TrustGate {
   /** Open the dialog again for a declined scenario (to trust it after all). */
   async reconsider(scenario: Scenario): Promise<void> {
     if (this.status !== 'declined') return;
-    const content = actionableContent(harnessSettingsOf(scenario));
+    const content = scenarioActionableContent(scenario);
     const key = await documentKey(this.document ?? scenario).catch(() => '');
     this.question = { content, key, label: scenario.title, origin: this.origin };
     this.status = 'asking';

@@ -1,0 +1,58 @@
+/**
+ * How a scenario's golden cases are re-run (shared by the UI and the headless `golden` command):
+ * each case gets a fresh sandbox holding the case's files, the scenario's CURRENT tools, rules
+ * and hooks (so an edit is what is tested), and a scripted model that makes exactly the recorded
+ * call and then stops. A person's prompt is answered "allow once" (the case records that the
+ * pipeline asked), so the tool's own result is compared too.
+ */
+import { FakeClock, SequentialIds } from '../harness/clock.ts';
+import { GOLDEN_TOOL_USE_ID, type GoldenCase, type GoldenRunEnv } from '../harness/golden/index.ts';
+import type { JsHookRunner, Sandbox, UserToolRunner } from '../harness/ports.ts';
+import { createScriptedClient } from '../model/scripted/client.ts';
+import { prepareRun } from './prepare.ts';
+import type { Scenario } from './schema.ts';
+
+export type GoldenEnvOptions = {
+  makeSandbox: () => Promise<Sandbox>;
+  /** Whether the scenario's hooks, allow rules and custom tools apply (as for a normal run). */
+  trusted: boolean;
+  toolRunner?: UserToolRunner;
+  jsRunner?: JsHookRunner;
+};
+
+/** The scenario a case runs in: its settings, the case's files, no git seed, one short turn budget. */
+export function goldenScenario(scenario: Scenario, c: GoldenCase): Scenario {
+  const { git: _git, steering: _steering, ...settings } = scenario.settings;
+  return { ...scenario, files: c.files, prompt: `Golden case: ${c.label}`, settings: { ...settings, maxTurns: 3 } };
+}
+
+export function scenarioGoldenEnv(scenario: Scenario, opts: GoldenEnvOptions): GoldenRunEnv {
+  return {
+    async start(c: GoldenCase) {
+      const sandbox = await opts.makeSandbox();
+      const model = createScriptedClient([
+        { content: [{ type: 'tool_use', id: GOLDEN_TOOL_USE_ID, name: c.tool, input: c.input }] },
+        { content: [{ type: 'text', text: 'Golden case done.' }] },
+      ]);
+      try {
+        const { input, deps } = await prepareRun({
+          scenario: goldenScenario(scenario, c),
+          sandbox,
+          model,
+          modelId: 'scripted',
+          clock: new FakeClock(),
+          ids: new SequentialIds(),
+          trusted: opts.trusted,
+          askPermission: async () => ({ decision: 'allow_once' }),
+          sessionId: `golden-${c.id}`,
+          ...(opts.toolRunner ? { toolRunner: opts.toolRunner } : {}),
+          ...(opts.jsRunner ? { jsRunner: opts.jsRunner } : {}),
+        });
+        return { input, deps, dispose: () => sandbox.dispose() };
+      } catch (e) {
+        await sandbox.dispose().catch(() => {});
+        throw e;
+      }
+    },
+  };
+}
