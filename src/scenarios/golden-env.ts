@@ -2,8 +2,8 @@
  * How a scenario's golden cases are re-run (shared by the UI and the headless `golden` command):
  * each case gets a fresh sandbox holding the case's files, the scenario's CURRENT tools, rules
  * and hooks (so an edit is what is tested), and a scripted model that makes exactly the recorded
- * call and then stops. A person's prompt is answered "allow once" (the case records that the
- * pipeline asked), so the tool's own result is compared too.
+ * call and then stops. The permission prompt is answered as the person answered it when the
+ * case was recorded (`promptAnswer`: allow once, deny, or nobody there), so the results compare.
  */
 import { FakeClock, SequentialIds } from '../harness/clock.ts';
 import { GOLDEN_TOOL_USE_ID, type GoldenCase, type GoldenRunEnv } from '../harness/golden/index.ts';
@@ -43,7 +43,8 @@ export function scenarioGoldenEnv(scenario: Scenario, opts: GoldenEnvOptions): G
           clock: new FakeClock(),
           ids: new SequentialIds(),
           trusted: opts.trusted,
-          askPermission: async () => ({ decision: 'allow_once' }),
+          // Nobody to ask (`none`): no prompter, so the pipeline denies as a headless run does.
+          ...(c.promptAnswer === 'none' ? {} : { askPermission: async () => ({ decision: c.promptAnswer === 'deny' ? ('deny' as const) : ('allow_once' as const) }) }),
           sessionId: `golden-${c.id}`,
           ...(opts.toolRunner ? { toolRunner: opts.toolRunner } : {}),
           ...(opts.jsRunner ? { jsRunner: opts.jsRunner } : {}),

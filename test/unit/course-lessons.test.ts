@@ -11,6 +11,7 @@ import { courseChapters, courseLessons, nextLesson, nowTryVariant } from '../../
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
 import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
+import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner.ts';
 
 // The built-in skills, as the app and the runner give them (a lesson loads one).
 const skillFiles = await nodeSkillLoader()();
@@ -20,7 +21,7 @@ import { placeNotes } from '../../src/ui/author/lesson-logic.ts';
 async function run(doc: ScenarioV1) {
   const sandbox = await createJustBashSandbox();
   try {
-    return await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds(), skillFiles });
+    return await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds(), skillFiles, toolRunner: createNodeToolRunner() });
   } finally {
     await sandbox.dispose();
   }
@@ -45,7 +46,7 @@ describe('the course', () => {
     expect(lessons.length).toBeGreaterThanOrEqual(22);
     expect(lessons.map((l) => l.id).sort()).toEqual(builtinDocs.map((d) => d.id).sort());
     expect(lessons[0]!.id).toBe(builtinDocs[0]!.id);
-    expect(courseChapters().map((c) => c.chapter)).toEqual(['loop', 'tools', 'safety', 'context', 'memory-sessions', 'agents']);
+    expect(courseChapters().map((c) => c.chapter)).toEqual(['loop', 'tools', 'safety', 'context', 'memory-sessions', 'agents', 'extending']);
     expect(nextLesson(lessons[0]!.id)?.id).toBe(lessons[1]!.id);
     expect(nextLesson(lessons.at(-1)!.id)).toBeNull();
   });

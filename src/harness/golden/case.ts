@@ -4,8 +4,8 @@
  * the result). Plain JSON, saved with the scenario (`settings.golden`).
  *
  * `decision` is the pipeline's answer without a person: `allow`, `deny`, or `ask` (the call
- * reached the permission prompt). When a case is re-run the prompt is answered "allow once", so
- * the result of an `ask` call is what the tool does once a person lets it.
+ * reached the permission prompt). `promptAnswer` is what the person said there (`none` for a
+ * headless run, with nobody to ask); a re-run answers the prompt the same way, so the results compare.
  */
 import { z } from 'zod';
 
@@ -27,6 +27,8 @@ export const goldenCaseSchema = z
     label: z.string().min(1).max(200),
     tool: z.string().min(1).max(64),
     input: z.record(z.string(), z.unknown()),
+    /** How the prompt was answered, if the call reached it (`none`: nobody was there to ask); a re-run answers the same. */
+    promptAnswer: z.enum(['allow', 'deny', 'none']).default('allow'),
     /** The project's files before the call (relative path → content). */
     files: z.record(z.string(), z.string()).default({}),
     expected: goldenObservedSchema,

@@ -26,7 +26,9 @@ export function observeCall(events: readonly TraceEvent[], toolUseId: string): G
   if (!result) return null;
   // A call that failed validation never reaches the pipeline: say so rather than inventing a stage.
   if (decision === null) return { decision: 'deny', stage: 'validate', hooks, ...result };
-  return { decision: asked ? 'ask' : decision, stage: asked ? 'prompt' : stage, hooks, ...result };
+  // Decided at the prompt (by a person, or denied headless because nobody is there): the pipeline asked.
+  const reachedPrompt = asked || stage === 'prompt';
+  return { decision: reachedPrompt ? 'ask' : decision, stage: reachedPrompt ? 'prompt' : stage, hooks, ...result };
 }
 
 /** The tool calls of a trace that can become golden cases (they have a result), newest last. */

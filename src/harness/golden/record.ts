@@ -8,6 +8,13 @@ import { observeCall } from './observe.ts';
 
 export type RecordResult = { ok: true; case: GoldenCase } | { ok: false; error: string };
 
+/** What the prompt answered for the call: the final decision when it was made at the prompt. */
+function promptAnswerOf(events: readonly TraceEvent[], toolUseId: string): 'allow' | 'deny' | 'none' {
+  const d = events.find((e) => e.type === 'permission.decision' && e.toolUseId === toolUseId);
+  if (!d || d.type !== 'permission.decision' || d.stage !== 'prompt' || d.decision === 'allow') return 'allow';
+  return d.decidedBy.kind === 'user' ? 'deny' : 'none';
+}
+
 function caseId(tool: string, taken: ReadonlySet<string>): string {
   const base = tool.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50) || 'call';
   for (let n = 1; ; n++) {
@@ -37,6 +44,7 @@ export function recordGoldenCase(o: {
       id,
       label: o.label ?? `${proposed.name} ${summary.length > 80 ? `${summary.slice(0, 79)}…` : summary}`,
       tool: proposed.name,
+      promptAnswer: promptAnswerOf(o.events, o.toolUseId),
       input: input as Record<string, unknown>,
       files: o.files,
       expected: observed,

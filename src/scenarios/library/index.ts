@@ -40,6 +40,9 @@ import toolHiding from './tool-hiding.json';
 import refusal from './refusal.json';
 import promptBlocked from './prompt-blocked.json';
 import reactiveCompact from './reactive-compact.json';
+// extending: custom tools and golden tests
+import customToolLesson from './custom-tool.json';
+import goldenHookRegression from './golden-hook-regression.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -89,6 +92,9 @@ export const builtinDocs: ScenarioV1[] = [
   refusal,
   promptBlocked,
   reactiveCompact,
+  // extending: custom tools and golden tests
+  customToolLesson,
+  goldenHookRegression,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
