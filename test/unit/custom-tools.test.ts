@@ -122,7 +122,7 @@ describe('custom tools in a run', () => {
   it('registration reaches the request on the wire, and the model\'s call runs', async () => {
     server.setTurns(callShout('hello'));
     const scenario = scenarioWith([{ content: [] }], { customTools: [shoutTool], permissions: { allow: ['shout'] } });
-    const model = createAnthropicClient({ apiKey: 'sk-test', baseURL: server.url, maxRetries: 0 });
+    const model = createAnthropicClient({ apiKey: 'sk-test', baseURL: server.url });
     const { events, files } = await runScenario(scenario, { model });
     const posts = server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages');
     const tools = (posts[0]!.body as { tools: { name: string; description: string; input_schema: unknown }[] }).tools;

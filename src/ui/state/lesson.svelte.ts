@@ -5,6 +5,7 @@
  * opening that link sees the notes beside the steps and each question before its answer, and
  * cannot step past a question without answering or skipping it.
  */
+import { withToolsOf } from '../tools/tools-in-doc.ts';
 import { scenarioLinkUrl } from '../../scenarios/codec.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
@@ -133,7 +134,8 @@ export class Lesson {
 
   /** The scenario with the lesson as authored (breakpoints as set in the stepper now). */
   lessonDoc(): ScenarioV1 {
-    return { ...this.doc, breakpoints: structuredClone(this.stepper.breakpoints) };
+    // Custom tools and golden cases edited in the Tools tab travel with the lesson (see ui/tools/).
+    return { ...this.doc, settings: this.ctl.scenario.id === this.doc.id ? withToolsOf(this.doc.settings, this.ctl.scenario.settings) : this.doc.settings, breakpoints: structuredClone(this.stepper.breakpoints) };
   }
 
   /** The link that opens the lesson (no API key: only scenario fields travel). */

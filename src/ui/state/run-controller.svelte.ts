@@ -7,6 +7,7 @@
  * `next()` calls. Every await re-checks `epoch`, so a reset mid-pull leaves no stale writes.
  */
 import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TraceEvent, TrustStore } from '../../harness/index.ts';
+import type { UserToolRunner } from '../../harness/ports.ts';
 import { agentLoop, FileState } from '../../harness/index.ts';
 import { SessionGrants, type PermissionContext, type PermissionMode } from '../../harness/permissions/index.ts';
 import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
@@ -216,6 +217,7 @@ export class RunController {
   /** A restored log whose reads the FileState has not learnt yet (see `restore-reads.ts`). */
   private seenToRestore: readonly TraceEvent[] | null = null;
   private jsRunner: JsHookRunner | null = null;
+  private toolRunner: UserToolRunner | null = null;
 
   constructor(
     scenario: Scenario,
@@ -470,6 +472,8 @@ export class RunController {
       const { createFrameJsHookRunner } = await import('../../hooks-runtime/frame-runner.ts');
       this.jsRunner = createFrameJsHookRunner();
     }
+    // Custom JS tools run in the same kind of sandbox (see src/ui/tools/page-tool-runner.ts).
+    this.toolRunner ??= await (await import('../tools/page-tool-runner.ts')).pageToolRunner();
     const abort = new AbortController();
     if (this.seenToRestore) {
       for (const path of pathsSeenInLog(this.seenToRestore, sandbox.workdir)) {
@@ -498,6 +502,7 @@ export class RunController {
       askPermission: this.prompts.ask,
       sessionGrants: this.grants,
       jsRunner: this.jsRunner,
+      toolRunner: this.toolRunner,
       memoryStore: browserMemoryStore(),
       ...memoryContext(this.scenario, this.document, this.trust.documentHash, opts.prompt, this.sessionIdOf),
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
