@@ -1,0 +1,97 @@
+/**
+ * Custom tools and golden cases in Chromium: a tool defined in the editor (with live field
+ * errors) is called by the scripted model and its result shows; a golden case kept from a run
+ * passes, fails with a result diff after the tool is edited; the hook-regression lesson's case
+ * fails with a decision diff. axe-clean in both themes.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { expect, test } from './browser.ts';
+import { openApp, selectScenario, waitForStatus } from './app.ts';
+import { toolCalls } from './safety-fixtures.ts';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/hp-tools-${name}.png`, fullPage: true });
+
+async function openTools(page: Page, scenario: string): Promise<void> {
+  await openApp(page);
+  await selectScenario(page, scenario);
+  await page.getByTestId('tab-tools').click();
+}
+
+test('a tool defined in the editor is offered to the model, called, and its result shows', async ({ page }) => {
+  await openTools(page, 'custom-tool');
+  // Replace the lesson's todo_count with one written here.
+  await page.getByTestId('tool-item').filter({ hasText: 'todo_count' }).click();
+  await page.getByTestId('btn-delete-tool').click();
+  await expect.poll(() => page.getByTestId('tools-empty').count()).toBe(1);
+  await page.getByTestId('btn-new-tool').click();
+  await page.getByTestId('tool-name').fill('todo_count');
+  await page.getByTestId('tool-description').fill('Counts TODOs in a directory.');
+  // A misspelt type: the error names the field, and Save stays off.
+  await page.getByTestId('tool-schema').fill('{"type": "object", "properties": {"dir": {"type": "strng"}}, "required": ["dir"]}');
+  await expect.poll(() => page.getByTestId('tool-error').allTextContents()).toContainEqual(expect.stringContaining('inputSchema.properties.dir.type'));
+  expect(await page.getByTestId('btn-save-tool').isDisabled()).toBe(true);
+  await page.getByTestId('tool-schema').fill('{"type": "object", "properties": {"dir": {"type": "string"}}, "required": ["dir"]}');
+  await page.getByTestId('tool-readonly').check();
+  await page.getByTestId('tool-source').fill("const names = (await files.list(input.dir)).map((e) => e.name);\nreturn `defined in the editor: ${names.join(', ')}`;");
+  await expect.poll(() => page.getByTestId('tool-error').count()).toBe(0);
+  await page.getByTestId('btn-save-tool').click();
+  await expect.poll(() => page.getByTestId('tool-message').textContent()).toContain('Saved “todo_count”');
+  await shot(page, 'editor');
+
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  const call = toolCalls(page).first();
+  await expect.poll(() => call.getByTestId('tool-result').textContent()).toContain('defined in the editor: app.js, util.js');
+});
+
+test('golden cases: keep a call, pass, edit the tool, see the result diff', async ({ page }) => {
+  await openTools(page, 'custom-tool');
+  expect(await page.getByTestId('golden-empty').count()).toBe(1);
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  await page.getByTestId('btn-keep-golden').click();
+  const kept = page.getByTestId('golden-case').first();
+  await kept.waitFor();
+  await page.getByTestId('btn-run-golden').click();
+  await expect.poll(() => kept.getAttribute('data-result'), { timeout: 30_000 }).toBe('pass');
+
+  // Change what the tool returns: the same case now fails, and the diff shows old and new.
+  await page.getByTestId('tool-item').filter({ hasText: 'todo_count' }).click();
+  await page.getByTestId('tool-source').fill('return { total: 0 };');
+  await page.getByTestId('btn-save-tool').click();
+  await page.getByTestId('btn-run-golden').click();
+  await expect.poll(() => kept.getAttribute('data-result'), { timeout: 30_000 }).toBe('fail');
+  const diff = kept.getByTestId('golden-diff');
+  expect(await diff.textContent()).toContain('"total": 3');
+  expect(await diff.textContent()).toContain('"total": 0');
+  expect(await page.getByTestId('golden-summary').textContent()).toBe('0 passed, 1 failed');
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the hook-regression lesson's golden case fails with a decision diff; axe-clean (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openTools(page, 'golden-hook-regression');
+    expect(await page.getByTestId('golden-case').count()).toBe(2);
+    await page.getByTestId('btn-run-golden').click();
+    const rm = page.locator('[data-testid="golden-case"][data-case="rm-denied"]');
+    await expect.poll(() => rm.getAttribute('data-result'), { timeout: 30_000 }).toBe('fail');
+    expect(await page.locator('[data-case="ls-allowed"]').getAttribute('data-result')).toBe('pass');
+    expect(await rm.getByTestId('golden-field-diff').allTextContents()).toContainEqual(expect.stringMatching(/decision\s*expected\s*deny\s*got\s*allow/));
+    await page.getByTestId('btn-new-tool').click();
+    await shot(page, `golden-${scheme}`);
+    expect(await serious(page)).toEqual([]);
+  });
+}
