@@ -90,6 +90,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect.poll(() => rm.getAttribute('data-result'), { timeout: 30_000 }).toBe('fail');
     expect(await page.locator('[data-case="ls-allowed"]').getAttribute('data-result')).toBe('pass');
     expect(await rm.getByTestId('golden-field-diff').allTextContents()).toContainEqual(expect.stringMatching(/decision\s*expected\s*deny\s*got\s*allow/));
+    await page.getByTestId('golden-cases').screenshot({ path: `/tmp/hp-tools-golden-cases-${scheme}.png` });
     await page.getByTestId('btn-new-tool').click();
     await shot(page, `golden-${scheme}`);
     expect(await serious(page)).toEqual([]);
