@@ -144,6 +144,8 @@ Usage
   harness-playground --dir PATH -p "PROMPT" [--write-back]   work on a folder from disk (live model)
   harness-playground SCENARIO [-p "PROMPT"]                   a built-in scenario id or a .json file
   harness-playground --all [--quiet]                          every built-in scenario (a self-test)
+  harness-playground golden SCENARIO [--trust]                re-run its golden cases (settings.golden):
+                                                              a table, a diff per failure; exit 1 if one fails
 
 Options
   -p, --print PROMPT        the task; with a scenario it replaces the scenario's first prompt

@@ -50,6 +50,9 @@ test('a tool defined in the editor is offered to the model, called, and its resu
   await page.getByTestId('btn-save-tool').click();
   await expect.poll(() => page.getByTestId('tool-message').textContent()).toContain('Saved “todo_count”');
   await shot(page, 'editor');
+  // The loop diagram's Tools node lists it.
+  expect(await page.locator('[data-node="tools"] title').textContent()).toContain('Custom tools: todo_count.');
+  expect(await page.locator('[data-node="tools"] .sub').textContent()).toBe('bash · read · +1 custom');
 
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
