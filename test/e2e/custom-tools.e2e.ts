@@ -58,6 +58,16 @@ test('a tool defined in the editor is offered to the model, called, and its resu
   await waitForStatus(page, 'done');
   const call = toolCalls(page).first();
   await expect.poll(() => call.getByTestId('tool-result').textContent()).toContain('defined in the editor: app.js, util.js');
+
+  // A test call on the live sandbox, from the editor (the person's own call: no prompt).
+  await page.getByTestId('tool-item').filter({ hasText: 'todo_count' }).click();
+  await page.locator('details.test summary').click();
+  await page.getByTestId('tool-test-input').fill('{"dir": "src"}');
+  await page.getByTestId('btn-test-tool').click();
+  await expect.poll(() => page.getByTestId('tool-test-result').textContent()).toBe('defined in the editor: app.js, util.js');
+  await page.getByTestId('tool-test-input').fill('{"dir": 3}');
+  await page.getByTestId('btn-test-tool').click();
+  await expect.poll(() => page.getByTestId('tool-test-result').textContent()).toContain('dir: expected string');
 });
 
 test('golden cases: keep a call, pass, edit the tool, see the result diff', async ({ page }) => {
