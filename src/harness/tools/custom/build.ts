@@ -62,7 +62,8 @@ export function customTool(def: CustomToolDefinition, env: CustomToolEnv = {}): 
       }
       if (!env.runner) return { content: `The tool "${def.name}" is JavaScript, and this run has no JS runtime for tools.`, isError: true };
       const r = await env.runner.run(def.implementation.source, input, projectFiles(ctx.sandbox, ctx.cwd), { timeoutMs: def.timeoutMs, signal: ctx.signal });
-      if (r.ok) return { content: withLogs(r.output, '') };
+      // What the tool returned is its result; console output is shown only when it failed.
+      if (r.ok) return { content: r.output };
       if (r.timedOut) return { content: `The tool "${def.name}" did not finish within ${def.timeoutMs} ms and was stopped.`, isError: true };
       if (r.aborted) return { content: `The tool "${def.name}" was stopped because the run was stopped.`, isError: true };
       return { content: withLogs(`The tool "${def.name}" failed: ${r.error}`, r.logs), isError: true };
