@@ -12,6 +12,7 @@ import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, PermissionMode, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
 import type { TodoItem } from './agents/todos/todo-item.ts';
+import type { SettingsFileRead } from './claude-dir/sandbox-settings.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
 export type ContinueReason =
@@ -273,6 +274,28 @@ type EventBody =
        * wrote) or the person, in the Files panel or the terminal ('user', recorded between pulls).
        */
       origin?: 'agent' | 'user';
+    }
+  // devkit: settings read from the sandbox, the person's terminal (see src/harness/claude-dir/README.md)
+  | {
+      /**
+       * At run start the sandbox's `.claude/settings.json` (project) and `.claude/settings.local.json`
+       * (local) were looked for and read, as Claude Code does; a file that did not parse is left out.
+       */
+      type: 'settings.read';
+      files: SettingsFileRead[];
+      /** Every scope in force, highest first (e.g. local, project, scenario). */
+      scopes: string[];
+      /** Whether what can act in them (hooks, allow rules, modes) applies: the document is trusted. */
+      trusted: boolean;
+    }
+  | {
+      /** The person ran a command in the terminal on the live sandbox: their own, no permission asked. */
+      type: 'terminal.command';
+      command: string;
+      exitCode: number;
+      /** Ctrl-C stopped it. */
+      interrupted: boolean;
+      ms: number;
     }
   // memory (see src/harness/memory/README.md)
   | {
