@@ -205,6 +205,17 @@ export class RunController {
     await this.onUserEvent?.(event);
   }
 
+  /** devkit: a command the person ran in the terminal, then the files it changed (user events, see `ui/terminal/`). */
+  async recordTerminalCommand(c: { command: string; exitCode: number; interrupted: boolean; ms: number; changed: string[] }): Promise<void> {
+    this.flush();
+    const last = this.events.at(-1);
+    const { changed, ...body } = c;
+    const event: TraceEvent = { type: 'terminal.command', ...body, seq: last?.seq ?? 0, ts: Date.now(), agentId: 'main', turn: last?.turn ?? 0 };
+    this.events = this.events.concat(event);
+    await this.onUserEvent?.(event);
+    await this.recordUserChange(changed);
+  }
+
   private gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
   private abort: AbortController | null = null;
   private mode: DriveMode = 'step';
