@@ -9,7 +9,7 @@
 import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TraceEvent, TrustStore } from '../../harness/index.ts';
 import { agentLoop, FileState } from '../../harness/index.ts';
 import { SessionGrants, type PermissionContext, type PermissionMode } from '../../harness/permissions/index.ts';
-import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
+import { mergeSettings, permissionContextOf, type Settings } from '../../harness/settings/index.ts';
 import type { SandboxSnapshot } from '../../harness/session/types.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
@@ -205,6 +205,9 @@ export class RunController {
     await this.onUserEvent?.(event);
   }
 
+  /** devkit: the user-scope settings of an imported `~/.claude/` (kept for this tab, until another import). */
+  userSettings = $state.raw<Settings | null>(null);
+
   /** devkit: a command the person ran in the terminal, then the files it changed (user events, see `ui/terminal/`). */
   async recordTerminalCommand(c: { command: string; exitCode: number; interrupted: boolean; ms: number; changed: string[] }): Promise<void> {
     this.flush();
@@ -350,6 +353,8 @@ export class RunController {
     this.grantedRules = [];
     this.steering.clear();
     if (scenario) this.document = opts.document ?? scenario;
+    // devkit: another scenario brings no imported user scope (an import sets it again after this).
+    if (scenario && scenario.id !== this.scenario.id) this.userSettings = null;
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
@@ -515,6 +520,8 @@ export class RunController {
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
       skillFiles: bundledSkillFiles,
+      // devkit: an imported ~/.claude/settings.json is the user scope (trust applies as to the rest).
+      ...(this.userSettings ? { settingsScopes: [{ source: 'user', settings: this.userSettings }] } : {}),
       steering: this.steering.queue,
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),

@@ -9,7 +9,7 @@
  * reported through `onCommand` (the run controller records a `terminal.command` event, and a
  * `sandbox.changed` of origin user for the files it touched). No DOM here: Node tests drive it.
  */
-import type { Sandbox } from '../../harness/ports.ts';
+import { WORKDIR, type Sandbox } from '../../harness/ports.ts';
 
 export type TerminalCommand = { command: string; exitCode: number; interrupted: boolean; ms: number; changed: string[] };
 
@@ -51,8 +51,9 @@ export class TerminalSession {
 
   prompt(): void {
     const sb = this.deps.sandbox();
-    const dir = this.cwd ?? sb?.workdir ?? '';
-    const short = sb && dir.startsWith(sb.workdir) ? `~project${dir.slice(sb.workdir.length)}` : dir;
+    const root = sb?.workdir ?? WORKDIR;
+    const dir = this.cwd ?? root;
+    const short = dir.startsWith(root) ? `~project${dir.slice(root.length)}` : dir;
     this.deps.write(`${DIM}${short}${RESET} $ `);
   }
 
@@ -93,6 +94,7 @@ export class TerminalSession {
 
   private interrupt(): void {
     if (this.running) {
+      this.deps.write('^C\r\n');
       this.running.abort();
       return;
     }
@@ -140,8 +142,8 @@ export class TerminalSession {
       if (!cd && !streamed) this.deps.write(toScreen(r.stdout, 'stdout') + toScreen(r.stderr, 'stderr'));
       if (cd && r.exitCode === 0) this.cwd = r.stdout.trim();
       else if (cd) this.deps.write(toScreen(r.stderr, 'stderr'));
-      if (r.aborted) this.deps.write('^C\r\n');
-      else if (r.exitCode !== 0) this.deps.write(`${DIM}exit ${r.exitCode}${RESET}\r\n`);
+      // An abort: the sandbox's own stderr already says it was stopped.
+      if (!r.aborted && r.exitCode !== 0) this.deps.write(`${DIM}exit ${r.exitCode}${RESET}\r\n`);
       unwatch();
       const rel = [...changed].map((p) => (p.startsWith(`${sb.workdir}/`) ? p.slice(sb.workdir.length + 1) : p)).sort();
       await this.deps.onCommand({ command, exitCode: r.exitCode, interrupted: r.aborted, ms: Math.round(now() - t0), changed: rel });
