@@ -5,14 +5,13 @@
  * and each value's scope, then run (after trust) with its settings read from the sandbox; axe on
  * the workbench tab in both themes.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { openApp, rowTypes, runToEnd, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, rowTypes, runToEnd, selectScenario, stepOnce } from './app.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -45,6 +44,8 @@ test('View diff on an edit card shows the changed line, before and after', async
   expect(await diff.locator('[data-kind="del"]').allInnerTexts()).toEqual([expect.stringContaining('total=$((total - n))')]);
   expect(await diff.locator('[data-kind="add"]').allInnerTexts()).toEqual([expect.stringContaining('total=$((total + n))')]);
   expect(await diff.locator('header').innerText()).toContain('calc.sh');
+  await diff.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/devkit-diff.png' });
   // Keyboard: the button toggles it closed again.
   await card.getByTestId('btn-view-diff').focus();
   await page.keyboard.press('Enter');

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { TerminalSession, type TerminalCommand } from '../../src/ui/terminal/terminal-session.ts';
+import { explainEvent } from '../../src/ui/explain/explain.ts';
+import { summarize } from '../../src/ui/events/summary.ts';
 
 async function term(blocked: string | null = null) {
   const sandbox = await createJustBashSandbox({ files: { 'a.txt': 'alpha\n' } });
@@ -102,5 +104,11 @@ describe('terminal session', () => {
     await t.idle();
     expect(commands).toEqual([]);
     expect(screen()).toContain('not run: the agent is working');
+  });
+
+  it('its log event is explained and summarised from its own data', () => {
+    const e = { type: 'terminal.command' as const, command: 'npm test', exitCode: 1, interrupted: false, ms: 42, seq: 3, ts: 0, agentId: 'main', turn: 1 };
+    expect(explainEvent(e).why).toBe('`npm test` exited 1 after 42 ms.');
+    expect(summarize(e)).toBe('$ npm test · exit 1');
   });
 });
