@@ -12,7 +12,6 @@ import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, PermissionMode, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
 import type { TodoItem } from './agents/todos/todo-item.ts';
-import type { SettingsFileRead } from './claude-dir/sandbox-settings.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
 export type ContinueReason =
@@ -377,6 +376,18 @@ type EventBody =
       ms: number;
       finalText: string;
     };
+
+/** One settings file a run looked for in the sandbox at start (`settings.read`). */
+export type SettingsFileRead = {
+  path: string;
+  scope: 'project' | 'local';
+  /** false: the file exists but is not valid settings; `problems` says where. */
+  ok: boolean;
+  /** Rules the file contributes (before trust), for the event summary. */
+  rules: number;
+  hooks: number;
+  problems: { line: number; column: number; message: string }[];
+};
 
 /** One CLAUDE.md (or imported) file in the memory text. */
 export type MemoryFileInfo = { path: string; importedFrom?: string; tokens: number };

@@ -7,18 +7,11 @@
 import type { SandboxFs } from '../ports.ts';
 import { parseSettings } from '../settings/parse.ts';
 import type { ScopedSettings } from '../settings/merge.ts';
+import type { SettingsFileRead } from '../trace.ts';
 import { LOCAL_SETTINGS, PROJECT_SETTINGS } from './paths.ts';
 
-export type SettingsFileRead = {
-  path: string;
-  scope: 'project' | 'local';
-  /** false: the file exists but is not valid settings; `problems` says where. */
-  ok: boolean;
-  /** Rules the file contributes (before trust), for the event summary. */
-  rules: number;
-  hooks: number;
-  problems: { line: number; column: number; message: string }[];
-};
+export type { SettingsFileRead };
+
 
 export type SandboxSettings = { scopes: ScopedSettings[]; read: SettingsFileRead[] };
 
