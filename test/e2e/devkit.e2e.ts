@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
 import { openApp, rowTypes, runToEnd, selectScenario, stepOnce } from './app.ts';
@@ -88,6 +89,23 @@ test('the terminal runs a command on the live sandbox: output, the user’s own 
   await page.screenshot({ path: '/tmp/devkit-terminal.png' });
 });
 
+test('Export .claude/ downloads a zip Claude Code reads: settings with its schema, the scenario’s rules, no key', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'layered-claude-settings');
+  await stepOnce(page);
+  await page.getByTestId('tab-workbench').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('claude-export').click()]);
+  const bytes = readFileSync(await download.path());
+  const files = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(bytes))).map(([p, b]) => [p, strFromU8(b)]));
+  expect(Object.keys(files).sort()).toEqual(['.claude/settings.json', '.claude/settings.local.json', 'CLAUDE.md']);
+  const project = JSON.parse(files['.claude/settings.json']!);
+  expect(project.$schema).toMatch(/claude-code-settings/);
+  expect(project.permissions).toEqual({ deny: ['Bash(rm *)'], defaultMode: 'plan' });
+  expect(JSON.parse(files['.claude/settings.local.json']!).permissions.defaultMode).toBe('acceptEdits');
+  for (const text of Object.values(files)) expect(text).not.toMatch(/sk-ant|api[_-]?key/i);
+  expect(await page.getByTestId('claude-export-note').innerText()).toContain('3 file(s)');
+});
+
 function claudeFolder(): string {
   const root = mkdtempSync(join(tmpdir(), 'claude-import-'));
   const files: Record<string, string> = {
@@ -121,6 +139,13 @@ test('import a .claude/ folder: problems by file and line, each value’s scope,
   expect(await table.innerText()).toMatch(/permissions\.defaultMode\s+acceptEdits\s+local/);
   expect(await table.innerText()).toMatch(/plan\s*— overridden by local\s+project/);
   expect(await page.getByTestId('claude-import-can-act').innerText()).toContain('allow rules Bash(rm *)');
+
+  // A pasted file joins the import: your own ~/.claude/settings.json is the user scope.
+  await page.getByText('Paste a file').click();
+  await page.getByTestId('claude-paste-path').fill('~/.claude/settings.json');
+  await page.getByTestId('claude-paste-text').fill('{ "permissions": { "allow": ["Bash(git status)"] } }');
+  await page.getByTestId('claude-paste-add').click();
+  await expect.poll(() => table.innerText()).toMatch(/permissions\.allow\s+Bash\(git status\)\s+user/);
   await result.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/devkit-import.png' });
 
