@@ -286,6 +286,9 @@ type EventBody =
       scopes: string[];
       /** Whether what can act in them (hooks, allow rules, modes) applies: the document is trusted. */
       trusted: boolean;
+      /** The permission mode in force and who chose it: a scope (`local`, `project` …), `you` (a mode picked for the run) or `default`. */
+      mode?: PermissionMode;
+      modeFrom?: string;
     }
   | {
       /** The person ran a command in the terminal on the live sandbox: their own, no permission asked. */

@@ -209,7 +209,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(opts.memory ? { memory: opts.memory } : {}),
     ...(memory?.text ? { memory: memory.text } : {}),
     ...(memory ? { memoryInjected: memory.event } : {}),
-    ...(fromSandbox.event ? { settingsRead: fromSandbox.event } : {}),
+    ...(fromSandbox.event ? { settingsRead: { ...fromSandbox.event, mode: permissions.mode, modeFrom: opts.mode && permissions.mode === opts.mode ? 'you' : merged.modeSource } } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...agents.input,
   };

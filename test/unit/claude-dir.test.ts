@@ -14,6 +14,7 @@ import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { prepareRun } from '../../src/scenarios/prepare.ts';
 import type { Scenario } from '../../src/scenarios/schema.ts';
+import { explainEvent } from '../../src/ui/explain/explain.ts';
 import { drain, ofType } from './loop-helpers.ts';
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -141,6 +142,9 @@ describe('run start reads the sandbox’s settings (headless)', () => {
       ['.claude/settings.json', 'project', true],
     ]);
     expect(read[0]!.scopes).toEqual(['local', 'project', 'scenario']);
+    // Which source decided the mode: local's acceptEdits over the project's plan.
+    expect(read[0]).toMatchObject({ mode: 'acceptEdits', modeFrom: 'local' });
+    expect(explainEvent(read[0]!).why).toContain('Mode `acceptEdits`, from local settings.');
     const decisions = ofType(events, 'permission.decision');
     expect(decisions.map((d) => [d.name, d.decision, d.stage])).toEqual([
       ['write', 'allow', 'mode'],

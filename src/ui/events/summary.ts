@@ -61,7 +61,7 @@ export function summarize(e: TraceEvent): string {
     case 'context.counted':
       return e.actual === null ? `count_tokens failed: ${clip(e.error ?? '', 60)}` : `count_tokens ${e.actual} · estimate ${e.estimate}`;
     case 'settings.read':
-      return `${e.files.map((f) => `${f.path}${f.ok ? '' : ' ✗'}`).join(', ')} · ${e.scopes.join(' > ')}${e.trusted ? '' : ' · untrusted'}`;
+      return `${e.files.map((f) => `${f.path}${f.ok ? '' : ' ✗'}`).join(', ')} · ${e.scopes.join(' > ')}${e.mode ? ` · mode ${e.mode} (${e.modeFrom})` : ''}${e.trusted ? '' : ' · untrusted'}`;
     case 'terminal.command':
       return `$ ${clip(e.command, 50)} · ${e.interrupted ? 'Ctrl-C' : `exit ${e.exitCode}`}`;
     case 'memory.injected':
