@@ -106,6 +106,18 @@ test('Export .claude/ downloads a zip Claude Code reads: settings with its schem
   expect(await page.getByTestId('claude-export-note').innerText()).toContain('3 file(s)');
 });
 
+test('the layered lesson in the page: settings.read names the deciding scopes, and what-if starts from the rules the run really used', async ({ page }) => {
+  await runToEnd(page, 'layered-claude-settings');
+  const read = page.getByTestId('event-list').locator('[data-type="settings.read"]');
+  expect(await read.innerText()).toContain('mode acceptEdits (local)');
+  const bash = page.locator('[data-testid="tool-call"][data-tool="bash"]').first();
+  expect(await bash.innerText()).toContain('Bash(rm *) (project)');
+  await bash.getByTestId('btn-what-if').click();
+  // The project's deny (read from the sandbox) is in the what-if's starting rules, so nothing changed = still denied.
+  expect(await bash.getByTestId('what-if-rules').inputValue()).toContain('deny: Bash(rm *)');
+  await expect.poll(() => bash.getByTestId('what-if-result').getAttribute('data-outcome')).toBe('deny');
+});
+
 function claudeFolder(): string {
   const root = mkdtempSync(join(tmpdir(), 'claude-import-'));
   const files: Record<string, string> = {

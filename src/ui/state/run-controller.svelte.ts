@@ -207,6 +207,8 @@ export class RunController {
 
   /** devkit: the user-scope settings of an imported `~/.claude/` (kept for this tab, until another import). */
   userSettings = $state.raw<Settings | null>(null);
+  /** The permission context the latest run was prepared with (what-if starts from it); cleared by Reset. */
+  private runPermissions: PermissionContext | null = null;
 
   /** devkit: a command the person ran in the terminal, then the files it changed (user events, see `ui/terminal/`). */
   async recordTerminalCommand(c: { command: string; exitCode: number; interrupted: boolean; ms: number; changed: string[] }): Promise<void> {
@@ -250,6 +252,9 @@ export class RunController {
    * the starting point of what-if.
    */
   permissionContext(): PermissionContext {
+    // devkit: once a run has started, the rules it really uses (the sandbox's .claude/ settings, an imported user scope).
+    const run = this.runPermissions;
+    if (run) return { ...run, mode: this.modeOverride ?? run.mode, rules: [...run.rules, ...this.grants.rules] };
     const settings = applyTrust(harnessSettingsOf(this.scenario), this.trust.trusted);
     const merged = mergeSettings([{ source: 'scenario', settings }]);
     const ctx = permissionContextOf(merged, this.sandbox?.workdir ?? WORKDIR, this.modeOverride ? { mode: this.modeOverride } : {});
@@ -351,6 +356,7 @@ export class RunController {
     this.liveContextAnswer = null;
     this.grants.clear();
     this.grantedRules = [];
+    this.runPermissions = null;
     this.steering.clear();
     if (scenario) this.document = opts.document ?? scenario;
     // devkit: another scenario brings no imported user scope (an import sets it again after this).
@@ -532,6 +538,7 @@ export class RunController {
     // A fork brings its whole history (the prompt is already in it).
     if (opts.messages) input.messages = opts.messages;
     this.lastModel = deps.model;
+    this.runPermissions = input.permissions ?? null;
     this.abort = abort;
     this.result = null;
     this.nextSessionStart = null;
