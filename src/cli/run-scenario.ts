@@ -14,7 +14,6 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { RunResult } from '../harness/index.ts';
 import type { ModelClient } from '../harness/ports.ts';
-import type { ScopedSettings } from '../harness/settings/merge.ts';
 import type { Scenario } from '../scenarios/schema.ts';
 import type { ScriptedSteer } from '../harness/agents/steering/inbox.ts';
 import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
@@ -115,10 +114,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   for (const n of notes) printer.note(n);
   try {
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);
-    const settingsScopes: ScopedSettings[] = [
-      ...(plan.dir?.settings.local ? [{ source: 'local', settings: plan.dir.settings.local }] : []),
-      ...(plan.dir?.settings.project ? [{ source: 'project', settings: plan.dir.settings.project }] : []),
-    ];
+    // A folder's .claude/settings.json and settings.local.json are in the sandbox: prepareRun reads them
+    // there at run start (and reports them in a settings.read event), as for any scenario.
     const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
     const { input, deps, modeNotes } = await prepareRun({
       scenario: withTurns,
@@ -126,7 +123,6 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(model ? { model } : {}),
       ...(live ? { modelId: modelId ?? DEFAULT_LIVE_MODEL } : {}),
       ...(args.prompt !== undefined && !plan.dir ? { prompt: args.prompt } : {}),
-      ...(settingsScopes.length > 0 ? { settingsScopes } : {}),
       clock: realClock,
       ids: randomIds,
       signal,

@@ -274,6 +274,31 @@ type EventBody =
        */
       origin?: 'agent' | 'user';
     }
+  // devkit: settings read from the sandbox, the person's terminal (see src/harness/claude-dir/README.md)
+  | {
+      /**
+       * At run start the sandbox's `.claude/settings.json` (project) and `.claude/settings.local.json`
+       * (local) were looked for and read, as Claude Code does; a file that did not parse is left out.
+       */
+      type: 'settings.read';
+      files: SettingsFileRead[];
+      /** Every scope in force, highest first (e.g. local, project, scenario). */
+      scopes: string[];
+      /** Whether what can act in them (hooks, allow rules, modes) applies: the document is trusted. */
+      trusted: boolean;
+      /** The permission mode in force and who chose it: a scope (`local`, `project` …), `you` (a mode picked for the run) or `default`. */
+      mode?: PermissionMode;
+      modeFrom?: string;
+    }
+  | {
+      /** The person ran a command in the terminal on the live sandbox: their own, no permission asked. */
+      type: 'terminal.command';
+      command: string;
+      exitCode: number;
+      /** Ctrl-C stopped it. */
+      interrupted: boolean;
+      ms: number;
+    }
   // memory (see src/harness/memory/README.md)
   | {
       /**
@@ -354,6 +379,18 @@ type EventBody =
       ms: number;
       finalText: string;
     };
+
+/** One settings file a run looked for in the sandbox at start (`settings.read`). */
+export type SettingsFileRead = {
+  path: string;
+  scope: 'project' | 'local';
+  /** false: the file exists but is not valid settings; `problems` says where. */
+  ok: boolean;
+  /** Rules the file contributes (before trust), for the event summary. */
+  rules: number;
+  hooks: number;
+  problems: { line: number; column: number; message: string }[];
+};
 
 /** One CLAUDE.md (or imported) file in the memory text. */
 export type MemoryFileInfo = { path: string; importedFrom?: string; tokens: number };

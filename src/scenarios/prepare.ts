@@ -32,6 +32,7 @@ import type { SkillFile } from '../harness/agents/skills/catalog.ts';
 import type { SteeringInbox } from '../harness/agents/steering/inbox.ts';
 import type { AgentFeature } from '../harness/agents/tools.ts';
 import { seedGitRepo } from './git-seed.ts';
+import { sandboxSettingsScopes } from './sandbox-settings-scopes.ts';
 import { agentToolPool } from '../harness/agents/pool.ts';
 import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
 
@@ -141,7 +142,9 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : 'scripted');
 
   const settings = applyTrust(harnessSettingsOf(scenario), opts.trusted ?? false);
-  const scopes = (opts.settingsScopes ?? []).map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
+  // Like Claude Code: the sandbox's own .claude/settings.json and settings.local.json (a scope passed in wins).
+  const fromSandbox = await sandboxSettingsScopes(sandbox, opts.settingsScopes ?? [], opts.trusted ?? false);
+  const scopes = [...(opts.settingsScopes ?? []), ...fromSandbox.scopes].map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
   const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
   const permissions = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
   const hooks: LoopHooks | undefined =
@@ -209,6 +212,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(opts.memory ? { memory: opts.memory } : {}),
     ...(memory?.text ? { memory: memory.text } : {}),
     ...(memory ? { memoryInjected: memory.event } : {}),
+    ...(fromSandbox.event ? { settingsRead: { ...fromSandbox.event, mode: permissions.mode, modeFrom: opts.mode && permissions.mode === opts.mode ? 'you' : merged.modeSource } } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...agents.input,
   };

@@ -158,6 +158,24 @@ describe('headless runner: --dir and --write-back', () => {
     expect(existsSync(join(dir, 'gone.txt'))).toBe(true);
   });
 
+  it('reads the folder’s .claude/settings.json and settings.local.json from the sandbox, as the page does: a settings.read event, local over project', async () => {
+    const dir = project();
+    writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *)'] } }));
+    server.setTurns(editTurns());
+    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust', '--output-format', 'stream-json'], env());
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const read = lines.find((l) => l.type === 'settings.read');
+    expect(read.files.map((f: { path: string; scope: string; ok: boolean }) => [f.path, f.scope, f.ok])).toEqual([
+      ['.claude/settings.local.json', 'local', true],
+      ['.claude/settings.json', 'project', true],
+    ]);
+    expect(read.scopes).toEqual(['local', 'project', 'scenario']);
+    // The local deny beats the project's bare `Bash` allow for the compound command's `rm gone.txt`.
+    const decision = lines.find((l) => l.type === 'permission.decision');
+    expect(decision.decision).toBe('deny');
+    expect(decision.decidedBy.text).toMatch(/Bash\(rm \*\) \(local\)/);
+  });
+
   it('--write-back writes changed and new files and removes deleted ones; skipped files are never touched', async () => {
     const dir = project();
     server.setTurns(editTurns());

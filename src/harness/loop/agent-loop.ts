@@ -93,6 +93,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     if (hiddenTools.length > 0) {
       yield emit.stamp({ type: 'permission.prefilter', hidden: hiddenTools, visible: visibleTools.map((t) => t.name) });
     }
+    if (input.settingsRead) yield emit.stamp(input.settingsRead);
     if (input.memoryInjected) yield emit.stamp(input.memoryInjected);
     yield* agents.start();
     const last = state.messages[state.messages.length - 1];

@@ -15,7 +15,7 @@ import type { MemoryStore } from '../ports.ts';
 import type { Clock, IdGen, ModelClient, ModelError, Sandbox } from '../ports.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import type { FileState } from '../tools/file-state.ts';
-import type { ExitReason, TransitionReason } from '../trace.ts';
+import type { ExitReason, TraceEventBody, TransitionReason } from '../trace.ts';
 import type { SteeringInbox } from '../agents/steering/inbox.ts';
 import type { SkillCatalog } from '../agents/skills/catalog.ts';
 import type { TodoItem } from '../agents/todos/todo-tool.ts';
@@ -52,6 +52,8 @@ export type LoopInput = {
   memory?: string;
   /** How `memory` was chosen, reported as a `memory.injected` event at the start of the run. */
   memoryInjected?: MemoryInjectedEvent;
+  /** Which settings files the run read from the sandbox (`settings.read`), reported at the start. */
+  settingsRead?: Extract<TraceEventBody, { type: 'settings.read' }>;
   /** Ask the model client for an exact input count before each call (`context.counted`). */
   countTokens?: boolean;
   // agents (src/harness/agents/)

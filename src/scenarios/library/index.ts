@@ -43,6 +43,8 @@ import reactiveCompact from './reactive-compact.json';
 // extending: custom tools and golden tests
 import customToolLesson from './custom-tool.json';
 import goldenHookRegression from './golden-hook-regression.json';
+// extending: a real .claude/ brought in as it is
+import layeredClaudeSettings from './layered-claude-settings.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -95,6 +97,8 @@ export const builtinDocs: ScenarioV1[] = [
   // extending: custom tools and golden tests
   customToolLesson,
   goldenHookRegression,
+  // extending
+  layeredClaudeSettings,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));

@@ -60,6 +60,10 @@ export function summarize(e: TraceEvent): string {
       return `read ${e.read} · write ${e.creation} · uncached ${e.uncached} · hit ${Math.round(e.hitRate * 100)}%`;
     case 'context.counted':
       return e.actual === null ? `count_tokens failed: ${clip(e.error ?? '', 60)}` : `count_tokens ${e.actual} · estimate ${e.estimate}`;
+    case 'settings.read':
+      return `${e.files.map((f) => `${f.path}${f.ok ? '' : ' ✗'}`).join(', ')} · ${e.scopes.join(' > ')}${e.mode ? ` · mode ${e.mode} (${e.modeFrom})` : ''}${e.trusted ? '' : ' · untrusted'}`;
+    case 'terminal.command':
+      return `$ ${clip(e.command, 50)} · ${e.interrupted ? 'Ctrl-C' : `exit ${e.exitCode}`}`;
     case 'memory.injected':
       return `${e.files.length} file(s), ${e.chosen.length} memories chosen, ${e.left.length} left out · ~${e.tokens} tok`;
     case 'memory.extracted':

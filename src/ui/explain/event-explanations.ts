@@ -213,6 +213,22 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     lesson: 'fix-a-bug',
     terms: [],
   },
+  // devkit
+  'settings.read': {
+    means: 'At run start the harness read the sandbox’s `.claude/settings.json` (project) and `.claude/settings.local.json` (local), as Claude Code does, and merged them with the other scopes: local over project over the scenario.',
+    why: (e) =>
+      `${e.files.map((f) => (f.ok ? `${f.path} (${f.scope}: ${f.rules} rule(s), ${f.hooks} hook group(s))` : `${f.path} left out — line ${f.problems[0]?.line ?? 1}: ${f.problems[0]?.message ?? 'not valid'}`)).join('; ')}. In force, highest first: ${list(e.scopes)}.${e.mode ? ` Mode \`${e.mode}\`, from ${e.modeFrom === 'you' ? 'your choice for this run' : e.modeFrom === 'default' ? 'no scope (the default)' : `${e.modeFrom} settings`}.` : ''}${e.trusted ? '' : ' Not trusted: their hooks, allow rules and modes do not apply; deny and ask rules do.'}`,
+    otherwise: 'Without it, a project’s own settings would apply in Claude Code but not here, and the same folder would behave differently headless and in the page.',
+    lesson: 'layered-claude-settings',
+    terms: [],
+  },
+  'terminal.command': {
+    means: 'You ran a command in the terminal on the live sandbox. It is your own: no permission rule or hook judges it, and files it changed show as a `sandbox.changed` event of origin user.',
+    why: (e) => `\`${e.command}\` ${e.interrupted ? 'was stopped with Ctrl-C' : `exited ${e.exitCode}`} after ${e.ms} ms.`,
+    otherwise: 'Unrecorded, a change you made by hand would look like something the agent did, or like nothing at all.',
+    lesson: 'layered-claude-settings',
+    terms: [],
+  },
   'memory.injected': {
     means: 'Memory text was put in front of the first user message: CLAUDE.md files, then the saved memories that best match the prompt.',
     why: (e) => `${e.files.length} file(s) (${list(e.files.map((f) => f.path))}) and ${e.chosen.length} memor${e.chosen.length === 1 ? 'y' : 'ies'} chosen by the terms ${list(e.terms)}; ${e.left.length} left out; ~${e.tokens} tokens under a cap of ${e.cap}.`,

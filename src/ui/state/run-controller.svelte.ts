@@ -10,7 +10,7 @@ import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TraceEvent
 import type { UserToolRunner } from '../../harness/ports.ts';
 import { agentLoop, FileState } from '../../harness/index.ts';
 import { SessionGrants, type PermissionContext, type PermissionMode } from '../../harness/permissions/index.ts';
-import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
+import { mergeSettings, permissionContextOf, type Settings } from '../../harness/settings/index.ts';
 import type { SandboxSnapshot } from '../../harness/session/types.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
@@ -206,6 +206,22 @@ export class RunController {
     await this.onUserEvent?.(event);
   }
 
+  /** devkit: the user-scope settings of an imported `~/.claude/` (kept for this tab, until another import). */
+  userSettings = $state.raw<Settings | null>(null);
+  /** The permission context the latest run was prepared with (what-if starts from it); cleared by Reset. */
+  private runPermissions: PermissionContext | null = null;
+
+  /** devkit: a command the person ran in the terminal, then the files it changed (user events, see `ui/terminal/`). */
+  async recordTerminalCommand(c: { command: string; exitCode: number; interrupted: boolean; ms: number; changed: string[] }): Promise<void> {
+    this.flush();
+    const last = this.events.at(-1);
+    const { changed, ...body } = c;
+    const event: TraceEvent = { type: 'terminal.command', ...body, seq: last?.seq ?? 0, ts: Date.now(), agentId: 'main', turn: last?.turn ?? 0 };
+    this.events = this.events.concat(event);
+    await this.onUserEvent?.(event);
+    await this.recordUserChange(changed);
+  }
+
   private gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
   private abort: AbortController | null = null;
   private mode: DriveMode = 'step';
@@ -238,6 +254,9 @@ export class RunController {
    * the starting point of what-if.
    */
   permissionContext(): PermissionContext {
+    // devkit: once a run has started, the rules it really uses (the sandbox's .claude/ settings, an imported user scope).
+    const run = this.runPermissions;
+    if (run) return { ...run, mode: this.modeOverride ?? run.mode, rules: [...run.rules, ...this.grants.rules] };
     const settings = applyTrust(harnessSettingsOf(this.scenario), this.trust.trusted);
     const merged = mergeSettings([{ source: 'scenario', settings }]);
     const ctx = permissionContextOf(merged, this.sandbox?.workdir ?? WORKDIR, this.modeOverride ? { mode: this.modeOverride } : {});
@@ -339,8 +358,11 @@ export class RunController {
     this.liveContextAnswer = null;
     this.grants.clear();
     this.grantedRules = [];
+    this.runPermissions = null;
     this.steering.clear();
     if (scenario) this.document = opts.document ?? scenario;
+    // devkit: another scenario brings no imported user scope (an import sets it again after this).
+    if (scenario && scenario.id !== this.scenario.id) this.userSettings = null;
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
@@ -509,6 +531,8 @@ export class RunController {
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
       skillFiles: bundledSkillFiles,
+      // devkit: an imported ~/.claude/settings.json is the user scope (trust applies as to the rest).
+      ...(this.userSettings ? { settingsScopes: [{ source: 'user', settings: this.userSettings }] } : {}),
       steering: this.steering.queue,
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
@@ -519,6 +543,7 @@ export class RunController {
     // A fork brings its whole history (the prompt is already in it).
     if (opts.messages) input.messages = opts.messages;
     this.lastModel = deps.model;
+    this.runPermissions = input.permissions ?? null;
     this.abort = abort;
     this.result = null;
     this.nextSessionStart = null;

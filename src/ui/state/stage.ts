@@ -125,6 +125,10 @@ function captionOfOwn(e: TraceEvent): string {
       return e.actual === null
         ? `count_tokens failed (${e.error ?? 'no reason'}); the estimate stands.`
         : `The API counts ${e.actual} input tokens; the estimate said ${e.estimate}.`;
+    case 'settings.read':
+      return `Settings read from the sandbox: ${e.files.map((f) => `${f.path}${f.ok ? '' : ' (left out: not valid)'}`).join(', ')}; in force ${e.scopes.join(' > ')}.`;
+    case 'terminal.command':
+      return `You ran \`${e.command}\` in the terminal (${e.interrupted ? 'stopped with Ctrl-C' : `exit ${e.exitCode}`}).`;
     case 'memory.injected':
       return e.files.length + e.chosen.length === 0
         ? 'Memory: no CLAUDE.md files and no relevant memories, so nothing is injected.'

@@ -31,6 +31,7 @@ export const EVENT_KINDS: readonly TraceEventType[] = [
   'tool.result',
   'sandbox.changed',
   'memory.injected',
+  'settings.read',
   'transition',
   'run.end',
   // agents
