@@ -109,7 +109,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const { agentLoop, checkTranscript, createJustBashSandbox, prepareRun, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES } =
     await engine();
   const sandbox = await createJustBashSandbox();
-  const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out);
+  const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
   const notes = plan.dir?.notes ?? [];
   for (const n of notes) printer.note(n);
   try {
