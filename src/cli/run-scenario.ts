@@ -7,7 +7,7 @@
  * permissive modes are ignored (deny and ask rules still apply), and what needs approval is denied.
  *
  * Start-up is kept short: the Anthropic SDK is imported only for a live run and the scenario
- * library only when a built-in is named (or for `--all` / `--help`); the bundled build
+ * library only for `--all` / `--help` (a named built-in is loaded and validated alone); the bundled build
  * (`dist-cli/harness.mjs`, see `build-cli.mjs`) then starts without compiling anything.
  */
 import { readFile } from 'node:fs/promises';
@@ -46,9 +46,11 @@ const engine = async () => {
 /** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
 async function loadScenario(target: string): Promise<{ scenario: Scenario; builtin: boolean }> {
   if (!target.endsWith('.json')) {
-    const { findBuiltinScenario, builtinScenarios } = await library();
-    const builtin = findBuiltinScenario(target);
-    if (builtin) return { scenario: builtin, builtin: true };
+    // Only the named built-in is read and validated; the whole library only to list the ids.
+    const [{ loadBuiltinDoc }, { toRunnableScenario }] = await Promise.all([import('../scenarios/library/by-id.ts'), import('../scenarios/migrate.ts')]);
+    const doc = await loadBuiltinDoc(target);
+    if (doc) return { scenario: toRunnableScenario(doc, 0), builtin: true };
+    const { builtinScenarios } = await library();
     throw new UsageError(`no built-in scenario "${target}" and it is not a .json path (built-ins: ${builtinScenarios.map((s) => s.id).join(', ')})`);
   }
   let json: unknown;

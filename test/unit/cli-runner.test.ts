@@ -94,13 +94,20 @@ describe('headless runner: formats and exit codes', () => {
     expect((await runCli(['--dir', '.'])).stderr).toMatch(/--dir needs a task: add -p/);
   });
 
-  it('text (default): only the answer on stdout; tool calls and permission decisions on stderr', async () => {
+  it('text (default): only the answer on stdout; one calm line per tool call on stderr, --verbose for more', async () => {
     const r = await runCli(['fix-a-bug']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toMatch(/^Fixed:/);
     expect(r.stderr).toMatch(/^▸ bash bash test\.sh$/m);
-    expect(r.stderr).toMatch(/^ {2}allowed bash \(rules:/m);
+    // Allowed calls say nothing more; every stderr line is a tool call or a failed result.
+    expect(r.stderr).not.toMatch(/allowed/);
+    for (const line of r.stderr.trim().split('\n')) expect(line).toMatch(/^(▸ |  ✗ )/);
+    const v = await runCli(['fix-a-bug', '--verbose']);
+    expect(v.stdout).toBe(r.stdout);
+    expect(v.stderr).toMatch(/^ {2}allowed \(rules:/m);
+    expect(v.stderr).toMatch(/^· model: tool_use, \d+ in/m);
+    expect(v.stderr).toMatch(/^→ next_turn/m);
   });
 
   it('json: one result object with usage, turns, reason and cost', async () => {
@@ -176,7 +183,7 @@ describe('headless runner: --dir and --write-back', () => {
     const dir = project();
     server.setTurns(editTurns());
     const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--write-back'], env());
-    expect(r.stderr).toMatch(/^ {2}denied bash/m);
+    expect(r.stderr).toMatch(/^ {2}denied: /m);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
   });
 
