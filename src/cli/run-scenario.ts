@@ -21,6 +21,7 @@ import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
+import { modelAliasesFromEnv } from '../harness/agents/subagents/model-alias.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
@@ -138,6 +139,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
+      // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
+      ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
     });
     for (const note of modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     const loop = agentLoop(input, deps);
