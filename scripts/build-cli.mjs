@@ -1,5 +1,5 @@
 /**
- * Builds the headless runner into one ESM file, `dist-cli/harness.mjs` (part of `npm run build`;
+ * Builds the headless runner into `dist-cli/harness.mjs`, one ESM entry with lazy chunks beside it (part of `npm run build`;
  * about a second). esbuild comes with tsx. Bundled, the runner starts without compiling
  * TypeScript or resolving hundreds of modules; the Anthropic SDK and the scenario library are
  * behind dynamic imports, so their modules are evaluated only when a run needs them.
