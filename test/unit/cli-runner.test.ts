@@ -102,7 +102,7 @@ describe('headless runner: formats and exit codes', () => {
     expect(r.stderr).toMatch(/^▸ bash bash test\.sh$/m);
     // Allowed calls say nothing more; every stderr line is a tool call or a failed result.
     expect(r.stderr).not.toMatch(/allowed/);
-    for (const line of r.stderr.trim().split('\n')) expect(line).toMatch(/^(▸ |  ✗ )/);
+    for (const line of r.stderr.trim().split('\n')) expect(line).toMatch(/^(▸ | {2}✗ )/);
     const v = await runCli(['fix-a-bug', '--verbose']);
     expect(v.stdout).toBe(r.stdout);
     expect(v.stderr).toMatch(/^ {2}allowed \(rules:/m);
