@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
@@ -81,7 +81,7 @@ export async function cliStartupRows({ bundleOnly = false } = {}) {
 async function main() {
   // `--bundle-only`: just the bundle (quick, while working on start-up or memory).
   const rows = await cliStartupRows({ bundleOnly: process.argv.includes('--bundle-only') });
-  console.log('Headless runner: start-up to the first request (median), peak RSS on a 30-turn --dir session\n');
+  console.log(`Headless runner: start-up to the first request (median), peak RSS on a 30-turn --dir session (load average ${loadavg()[0]!.toFixed(1)})\n`);
   console.log(`${'runner'.padEnd(36)} ${'to 1st request'.padStart(15)} ${'CPU, 1-turn run'.padStart(16)} ${'peak RSS (30 turns)'.padStart(20)} ${'exit'.padStart(5)}`);
   for (const r of rows) {
     console.log(
