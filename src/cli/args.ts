@@ -135,6 +135,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   if (args.help) return { ok: true, args };
+  // `-p "…"` alone works on the current folder, as `claude -p` does (read only, unless --write-back).
+  if (args.prompt !== undefined && !args.dir && !args.all && args.targets.length === 0) args.dir = '.';
   if (args.writeBack && !args.dir) return { ok: false, problem: '--write-back only applies with --dir' };
   if (args.dir && (args.targets.length > 0 || args.all)) return { ok: false, problem: '--dir runs a prompt on a folder; it does not take a scenario as well' };
   if (args.dir && !args.prompt) return { ok: false, problem: '--dir needs a task: add -p "what to do"' };
@@ -148,6 +150,7 @@ export function helpText(builtinIds: readonly string[]): string {
 
 Usage
   harness-playground --dir PATH -p "PROMPT" [--write-back]   work on a folder from disk (live model)
+  harness-playground -p "PROMPT"                              the same on the current folder
   harness-playground SCENARIO [-p "PROMPT"]                   a built-in scenario id or a .json file
   harness-playground --all [--quiet]                          every built-in scenario (a self-test)
 

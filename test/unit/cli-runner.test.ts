@@ -165,6 +165,15 @@ describe('headless runner: --dir and --write-back', () => {
     expect(existsSync(join(dir, 'gone.txt'))).toBe(true);
   });
 
+  it('-p alone works on the current folder, like claude -p, and leaves it untouched', async () => {
+    const dir = project();
+    server.setTurns(editTurns());
+    const r = await runCli(['-p', 'Edit a.txt', '--trust'], env(), dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('Done: a.txt edited, b.txt added, gone.txt removed.');
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
+  });
+
   it('--write-back writes changed and new files and removes deleted ones; skipped files are never touched', async () => {
     const dir = project();
     server.setTurns(editTurns());
