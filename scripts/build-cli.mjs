@@ -1,5 +1,5 @@
 /**
- * Builds the headless runner into one ESM file, `dist-cli/harness.mjs` (part of `npm run build`;
+ * Builds the headless runner into `dist-cli/harness.mjs`, one ESM entry with lazy chunks beside it (part of `npm run build`;
  * about a second). esbuild comes with tsx. Bundled, the runner starts without compiling
  * TypeScript or resolving hundreds of modules; the Anthropic SDK and the scenario library are
  * behind dynamic imports, so their modules are evaluated only when a run needs them.
@@ -9,16 +9,26 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI_BUNDLE = join(root, 'dist-cli', 'harness.mjs');
+export const CLI_DIR = join(root, 'dist-cli');
+export const CLI_BUNDLE = join(CLI_DIR, 'harness.mjs');
 
 export async function buildCli({ quiet = false } = {}) {
   const t0 = Date.now();
+  // Old hashed chunks would pile up; the entry is rebuilt from scratch each time.
+  rmSync(CLI_DIR, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['src/cli/cli-main.ts'],
-    outfile: CLI_BUNDLE,
+    entryPoints: { harness: 'src/cli/cli-main.ts' },
+    outdir: CLI_DIR,
+    // Lazy chunks beside the entry: what a run does not import (the SDK on a scripted replay, the
+    // scenario library on --dir, just-bash's commands the agent never calls, QuickJS and git
+    // until `node`/`git` run) is never read, parsed or kept in memory.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

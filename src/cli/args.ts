@@ -16,6 +16,8 @@ export type CliArgs = {
   writeBack: boolean;
   format: OutputFormat;
   quiet: boolean;
+  /** Text format: also allowed decisions, hooks, transitions and per-call usage on stderr. */
+  verbose: boolean;
   live: boolean;
   trust: boolean;
   model?: string;
@@ -46,7 +48,7 @@ export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; problem: str
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  const args: CliArgs = { targets: [], all: false, writeBack: false, format: 'text', quiet: false, live: false, trust: false, help: false };
+  const args: CliArgs = { targets: [], all: false, writeBack: false, format: 'text', quiet: false, verbose: false, live: false, trust: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string | null => {
@@ -68,6 +70,10 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--quiet':
         args.quiet = true;
+        break;
+      case '-v':
+      case '--verbose':
+        args.verbose = true;
         break;
       case '--live':
         args.live = true;
@@ -129,6 +135,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     }
   }
   if (args.help) return { ok: true, args };
+  // `-p "…"` alone works on the current folder, as `claude -p` does (read only, unless --write-back).
+  if (args.prompt !== undefined && !args.dir && !args.all && args.targets.length === 0) args.dir = '.';
   if (args.writeBack && !args.dir) return { ok: false, problem: '--write-back only applies with --dir' };
   if (args.dir && (args.targets.length > 0 || args.all)) return { ok: false, problem: '--dir runs a prompt on a folder; it does not take a scenario as well' };
   if (args.dir && !args.prompt) return { ok: false, problem: '--dir needs a task: add -p "what to do"' };
@@ -142,6 +150,7 @@ export function helpText(builtinIds: readonly string[]): string {
 
 Usage
   harness-playground --dir PATH -p "PROMPT" [--write-back]   work on a folder from disk (live model)
+  harness-playground -p "PROMPT"                              the same on the current folder
   harness-playground SCENARIO [-p "PROMPT"]                   a built-in scenario id or a .json file
   harness-playground --all [--quiet]                          every built-in scenario (a self-test)
   harness-playground golden SCENARIO [--trust]                re-run its golden cases (settings.golden):
@@ -154,8 +163,9 @@ Options
                             .claude/settings.local.json and CLAUDE.md are read from it
   --write-back              after the run, write changed, new and deleted files back to PATH
                             (off by default: the folder is never touched without it)
-  --output-format FORMAT    text (default): the answer on stdout, tool calls, permission
-                            decisions and errors as short lines on stderr
+  --output-format FORMAT    text (default): the answer on stdout; on stderr one short line per
+                            tool call, denial and error
+  -v, --verbose             text: also allowed decisions, hooks, transitions and usage per call
                             json: one result object (usage, turns, reason, cost) on stdout
                             stream-json: every trace event as one JSON line
   --live                    use the Anthropic API even for a scripted scenario

@@ -1,7 +1,8 @@
 /**
  * What the headless runner prints, in the three formats `claude -p` has:
- * - `text`: the assistant's final answer on stdout; tool calls, permission decisions, errors and
- *   notes as short lines on stderr (so `> answer.txt` captures only the answer);
+ * - `text`: the assistant's final answer on stdout; on stderr one short line per tool call,
+ *   denial, error and note (so `> answer.txt` captures only the answer). Allowed decisions,
+ *   hooks, transitions and per-call usage only with `--verbose`;
  * - `json`: one result object on stdout when the run ends (usage, turns, reason, cost fields);
  * - `stream-json`: every TraceEvent as one JSON line as it happens, then the result object.
  * A printer never throws and never prints the API key (the loop's events carry none).
@@ -76,6 +77,7 @@ export class Printer {
   constructor(
     private readonly format: OutputFormat,
     private readonly out: Out,
+    private readonly verbose = false,
   ) {}
 
   note(line: string): void {
@@ -89,7 +91,7 @@ export class Printer {
       return;
     }
     if (this.format !== 'text') return;
-    const line = textLine(e);
+    const line = this.verbose ? verboseLine(e) ?? textLine(e) : textLine(e);
     if (line) this.out.stderr(line + '\n');
   }
 
@@ -130,19 +132,41 @@ export class Printer {
   }
 }
 
-/** The short stderr line of an event in text mode, or null for events text mode leaves out. */
+/**
+ * The short stderr line of an event in text mode, or null for events it leaves out: the calls
+ * (one line each), what was denied and why, failed results, model errors. A final model error is
+ * left to the `stopped:` line, so it is not said twice.
+ */
 export function textLine(e: TraceEvent): string | null {
   switch (e.type) {
     case 'tool.started':
       return `▸ ${e.name} ${describeInput(e.input)}`.trimEnd();
     case 'permission.decision':
-      return `  ${e.decision === 'allow' ? 'allowed' : 'denied'} ${e.name} (${e.stage}: ${clip(e.reason, 120)})`;
+      return e.decision === 'deny' ? `  denied: ${clip(e.reason, 120)}` : null;
     case 'tool.result':
-      return e.isError ? `  ✗ ${e.name}: ${clip(e.content, 160)}` : null;
+      return e.isError ? `  ✗ ${clip(e.content, 120)}` : null;
+    case 'model.error':
+      return e.retryInMs !== undefined ? `retrying in ${Math.round(e.retryInMs / 100) / 10} s: ${clip(e.error.message, 120)}` : null;
+    default:
+      return null;
+  }
+}
+
+/** `--verbose`: the extra lines (null falls back to `textLine`). */
+export function verboseLine(e: TraceEvent): string | null {
+  switch (e.type) {
+    case 'permission.decision':
+      return `  ${e.decision === 'allow' ? 'allowed' : 'denied'} (${e.stage}: ${clip(e.reason, 160)})`;
+    case 'tool.result':
+      return e.isError ? null : `  ✓ ${clip(e.content, 80)}`;
     case 'model.error':
       return `error: ${e.error.message}${e.retryInMs !== undefined ? ` (retrying in ${Math.round(e.retryInMs / 100) / 10} s)` : ''}`;
+    case 'model.response':
+      return `· model: ${e.stopReason ?? 'no stop reason'}, ${e.usage.input_tokens} in + ${e.usage.cache_read_input_tokens ?? 0} cached + ${e.usage.cache_creation_input_tokens ?? 0} written, ${e.usage.output_tokens} out, ${e.ms} ms`;
     case 'hook.run':
-      return null;
+      return `  hook ${e.event}${e.matcher ? ` [${e.matcher}]` : ''} ${e.hook.type === 'js' ? e.hook.name : clip(e.hook.command, 60)}: exit ${e.exitCode}${e.timedOut ? ' (timed out)' : ''}${e.decision && e.decision !== 'none' ? `, ${e.decision}` : ''}`;
+    case 'transition':
+      return `→ ${e.reason}${e.detail ? `: ${clip(e.detail, 120)}` : ''}`;
     default:
       return null;
   }

@@ -7,7 +7,7 @@
  * permissive modes are ignored (deny and ask rules still apply), and what needs approval is denied.
  *
  * Start-up is kept short: the Anthropic SDK is imported only for a live run and the scenario
- * library only when a built-in is named (or for `--all` / `--help`); the bundled build
+ * library only for `--all` / `--help` (a named built-in is loaded and validated alone); the bundled build
  * (`dist-cli/harness.mjs`, see `build-cli.mjs`) then starts without compiling anything.
  */
 import { readFile } from 'node:fs/promises';
@@ -20,6 +20,7 @@ import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
+import { modelAliasesFromEnv } from '../harness/agents/subagents/model-alias.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
@@ -46,9 +47,11 @@ const engine = async () => {
 /** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
 async function loadScenario(target: string): Promise<{ scenario: Scenario; builtin: boolean }> {
   if (!target.endsWith('.json')) {
-    const { findBuiltinScenario, builtinScenarios } = await library();
-    const builtin = findBuiltinScenario(target);
-    if (builtin) return { scenario: builtin, builtin: true };
+    // Only the named built-in is read and validated; the whole library only to list the ids.
+    const [{ loadBuiltinDoc }, { toRunnableScenario }] = await Promise.all([import('../scenarios/library/by-id.ts'), import('../scenarios/migrate.ts')]);
+    const doc = await loadBuiltinDoc(target);
+    if (doc) return { scenario: toRunnableScenario(doc, 0), builtin: true };
+    const { builtinScenarios } = await library();
     throw new UsageError(`no built-in scenario "${target}" and it is not a .json path (built-ins: ${builtinScenarios.map((s) => s.id).join(', ')})`);
   }
   let json: unknown;
@@ -109,7 +112,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const { agentLoop, checkTranscript, createJustBashSandbox, prepareRun, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } =
     await engine();
   const sandbox = await createJustBashSandbox();
-  const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out);
+  const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
   const notes = plan.dir?.notes ?? [];
   for (const n of notes) printer.note(n);
   try {
@@ -134,6 +137,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
       toolRunner: createNodeToolRunner(),
+      // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
+      ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
     });
     for (const note of modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     const loop = agentLoop(input, deps);

@@ -3,6 +3,7 @@
  * files, builds the tools and (unless one is passed in) the scripted model. Shared by the UI and
  * the headless runner so both run a scenario exactly alike.
  */
+import type { ModelAliasOverrides } from '../harness/agents/subagents/model-alias.ts';
 import type { LoopDeps, LoopInput } from '../harness/loop/types.ts';
 import type { Message } from '../harness/messages.ts';
 import type { Clock, IdGen, ModelClient, Sandbox } from '../harness/ports.ts';
@@ -112,6 +113,8 @@ export type PrepareOptions = {
   steering?: SteeringInbox;
   /** Agent tools on top of the scenario's `settings.agentTools` (a live run offers them all). */
   agentTools?: AgentFeature[];
+  /** The environment's model alias targets / subagent model (the headless runner reads them). */
+  modelAliases?: ModelAliasOverrides;
 };
 
 /** `modeNotes`: why a mode the settings or the caller asked for is not the one in force (empty when it is). */
@@ -181,6 +184,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     runtime: {
       modelFor: live ? () => live : scriptedAgentModels(scenario.model.kind === 'scripted' ? (scenario.model.agents ?? {}) : {}, scriptedOpts),
       modelId,
+      ...(opts.modelAliases ? { modelAliases: opts.modelAliases } : {}),
       maxTokens: scenario.settings.maxTokens,
       permissions,
       ...(opts.askPermission ? { prompt: opts.askPermission } : {}),

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
@@ -59,13 +59,14 @@ async function once(cmd: string[], turns: number): Promise<Sample> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function cliStartupRows() {
+export async function cliStartupRows({ bundleOnly = false } = {}) {
   await buildCli({ quiet: true });
-  const variants: { name: string; cmd: string[]; runs: number }[] = [
+  const all: { name: string; cmd: string[]; runs: number }[] = [
     { name: 'bundle (dist-cli/harness.mjs)', cmd: [process.execPath, CLI_BUNDLE as string], runs: 5 },
     { name: 'bin shim (npx harness-playground)', cmd: [process.execPath, join(process.cwd(), 'bin', 'harness-playground.mjs')], runs: 3 },
     { name: 'sources through tsx', cmd: [process.execPath, '--import', 'tsx', join(process.cwd(), 'src', 'cli', 'run-scenario.ts')], runs: 2 },
   ];
+  const variants = bundleOnly ? all.slice(0, 1) : all;
   const rows = [];
   for (const v of variants) {
     const starts: Sample[] = [];
@@ -78,8 +79,9 @@ export async function cliStartupRows() {
 }
 
 async function main() {
-  const rows = await cliStartupRows();
-  console.log('Headless runner: start-up to the first request (median), peak RSS on a 30-turn --dir session\n');
+  // `--bundle-only`: just the bundle (quick, while working on start-up or memory).
+  const rows = await cliStartupRows({ bundleOnly: process.argv.includes('--bundle-only') });
+  console.log(`Headless runner: start-up to the first request (median), peak RSS on a 30-turn --dir session (load average ${loadavg()[0]!.toFixed(1)})\n`);
   console.log(`${'runner'.padEnd(36)} ${'to 1st request'.padStart(15)} ${'CPU, 1-turn run'.padStart(16)} ${'peak RSS (30 turns)'.padStart(20)} ${'exit'.padStart(5)}`);
   for (const r of rows) {
     console.log(

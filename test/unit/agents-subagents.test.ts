@@ -4,6 +4,7 @@
  * together and answer in call order; abort leaves every transcript valid; definitions, the depth
  * limit, permissions and the SubagentStart / SubagentStop hooks.
  */
+import { modelAliasesFromEnv, subagentModelId } from '../../src/harness/agents/subagents/model-alias.ts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentLoop, buildTool, checkTranscript, textOf, type TraceEvent } from '../../src/harness/index.ts';
@@ -291,21 +292,33 @@ describe('the agent tool', () => {
 });
 
 describe('subagent models', () => {
-  it('a Claude Code alias (haiku) runs on the parent model, with a note; a full id is sent as is', async () => {
+  it('Claude Code aliases map to model ids (haiku, opus), inherit and no model use the parent\'s, a full id is sent as is', async () => {
     const files = {
       '.claude/agents/quick.md': '---\nname: quick\ndescription: d\nmodel: haiku\n---\nq',
+      '.claude/agents/deep.md': '---\nname: deep\ndescription: d\nmodel: opus\n---\nd',
+      '.claude/agents/same.md': '---\nname: same\ndescription: d\nmodel: inherit\n---\ns',
       '.claude/agents/exact.md': '---\nname: exact\ndescription: d\nmodel: claude-exact-1\n---\ne',
     };
-    const s = await agentSetup([{ content: [agentCall('q', 'go', 'quick'), agentCall('e', 'go', 'exact')] }, say('done')], {
+    const s = await agentSetup([{ content: [agentCall('q', 'go', 'quick'), agentCall('d', 'go', 'deep'), agentCall('s', 'go', 'same'), agentCall('e', 'go', 'exact')] }, say('done')], {
       files,
-      agents: { q: [say('q done')], e: [say('e done')] },
+      agents: { q: [say('q done')], d: [say('d done')], s: [say('s done')], e: [say('e done')] },
     });
     const { events } = await run(s);
     const starts = events.filter((e): e is Extract<TraceEvent, { type: 'subagent.start' }> => e.type === 'subagent.start');
-    expect(starts.map((e) => e.model)).toEqual(['test-model', 'claude-exact-1']);
-    expect(starts[0]!.note).toContain('model alias "haiku"');
+    expect(starts.map((e) => e.model)).toEqual(['claude-haiku-5-5', 'claude-opus-5-5', 'test-model', 'claude-exact-1']);
+    expect(starts[0]!.note).toBe('model alias "haiku" → claude-haiku-5-5');
     const req = (id: string) => events.find((e): e is Extract<TraceEvent, { type: 'model.request' }> => e.type === 'model.request' && e.agentId === id)!;
-    expect(req(starts[1]!.childAgentId).request.model).toBe('claude-exact-1');
+    expect(starts.map((st) => req(st.childAgentId).request.model)).toEqual(['claude-haiku-5-5', 'claude-opus-5-5', 'test-model', 'claude-exact-1']);
+  });
+
+  it('the environment retargets aliases and CLAUDE_CODE_SUBAGENT_MODEL wins over the definition, as in Claude Code', () => {
+    const env = modelAliasesFromEnv({ ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-pinned', ANTHROPIC_DEFAULT_OPUS_MODEL: ' ', PATH: '/bin' });
+    expect(env).toEqual({ haiku: 'claude-haiku-pinned' });
+    expect(subagentModelId('haiku', 'parent', env)).toEqual({ id: 'claude-haiku-pinned', note: 'model alias "haiku" → claude-haiku-pinned' });
+    expect(subagentModelId('opus', 'parent', env).id).toBe('claude-opus-5-5');
+    expect(subagentModelId(undefined, 'parent', env)).toEqual({ id: 'parent' });
+    const all = modelAliasesFromEnv({ CLAUDE_CODE_SUBAGENT_MODEL: 'sonnet' });
+    expect(subagentModelId('claude-exact-1', 'parent', all)).toEqual({ id: 'claude-sonnet-5-5', note: "CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's model: claude-sonnet-5-5" });
   });
 
   it('a scripted model without turns for a child is a tool error naming the scripts that exist', async () => {

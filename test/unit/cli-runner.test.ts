@@ -94,13 +94,20 @@ describe('headless runner: formats and exit codes', () => {
     expect((await runCli(['--dir', '.'])).stderr).toMatch(/--dir needs a task: add -p/);
   });
 
-  it('text (default): only the answer on stdout; tool calls and permission decisions on stderr', async () => {
+  it('text (default): only the answer on stdout; one calm line per tool call on stderr, --verbose for more', async () => {
     const r = await runCli(['fix-a-bug']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toMatch(/^Fixed:/);
     expect(r.stderr).toMatch(/^▸ bash bash test\.sh$/m);
-    expect(r.stderr).toMatch(/^ {2}allowed bash \(rules:/m);
+    // Allowed calls say nothing more; every stderr line is a tool call or a failed result.
+    expect(r.stderr).not.toMatch(/allowed/);
+    for (const line of r.stderr.trim().split('\n')) expect(line).toMatch(/^(▸ | {2}✗ )/);
+    const v = await runCli(['fix-a-bug', '--verbose']);
+    expect(v.stdout).toBe(r.stdout);
+    expect(v.stderr).toMatch(/^ {2}allowed \(rules:/m);
+    expect(v.stderr).toMatch(/^· model: tool_use, \d+ in/m);
+    expect(v.stderr).toMatch(/^→ next_turn/m);
   });
 
   it('json: one result object with usage, turns, reason and cost', async () => {
@@ -176,6 +183,15 @@ describe('headless runner: --dir and --write-back', () => {
     expect(decision.decidedBy.text).toMatch(/Bash\(rm \*\) \(local\)/);
   });
 
+  it('-p alone works on the current folder, like claude -p, and leaves it untouched', async () => {
+    const dir = project();
+    server.setTurns(editTurns());
+    const r = await runCli(['-p', 'Edit a.txt', '--trust'], env(), dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('Done: a.txt edited, b.txt added, gone.txt removed.');
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
+  });
+
   it('--write-back writes changed and new files and removes deleted ones; skipped files are never touched', async () => {
     const dir = project();
     server.setTurns(editTurns());
@@ -194,7 +210,7 @@ describe('headless runner: --dir and --write-back', () => {
     const dir = project();
     server.setTurns(editTurns());
     const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--write-back'], env());
-    expect(r.stderr).toMatch(/^ {2}denied bash/m);
+    expect(r.stderr).toMatch(/^ {2}denied: /m);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
   });
 

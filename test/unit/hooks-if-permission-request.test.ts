@@ -90,6 +90,23 @@ describe('PermissionRequest hooks decide where a person would', () => {
     expect(await sandbox.fs.stat(`${WORKDIR}/made.txt`)).not.toBeNull();
   });
 
+  it('an allow with updatedInput runs the rewritten input, validated and checked again', async () => {
+    const allowWith = (updatedInput: object) => hook({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput } } });
+    const ok = await headless(allowWith({ command: 'touch other.txt' }));
+    expect(decisionOf(ok.events)).toMatchObject({ decision: 'allow', stage: 'prompt', reason: expect.stringContaining('input rewritten by the hook; checked again') });
+    expect(await ok.sandbox.fs.stat(`${WORKDIR}/other.txt`)).not.toBeNull();
+    expect(await ok.sandbox.fs.stat(`${WORKDIR}/made.txt`)).toBeNull();
+
+    const bad = await headless(allowWith({ command: 42 }));
+    expect(decisionOf(bad.events)).toMatchObject({ decision: 'deny', stage: 'prompt', decidedBy: { kind: 'hook' } });
+    expect(JSON.stringify(bad.result.messages)).toContain('with a rewritten input, and the new input is invalid');
+    expect(await bad.sandbox.fs.stat(`${WORKDIR}/made.txt`)).toBeNull();
+
+    const s = await setup(needsApproval, { input: { permissions: { mode: 'default', rules: [{ behavior: 'deny', source: 'project', rule: { kind: 'tool', tool: 'Bash', specifier: 'rm *', text: 'Bash(rm *)' } }], workdir: WORKDIR } } });
+    const denied = await drain(s.input, { ...s.deps, hooks: { config: allowWith({ command: 'rm -rf src' }), session: { sessionId: 's', cwd: WORKDIR, permissionMode: 'default' } } });
+    expect(decisionOf(denied.events)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('the new input is denied') });
+  });
+
   it("a deny's message reaches the model as the tool result", async () => {
     const { events, result, sandbox } = await headless(hook({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'use the build script instead' } } }));
     expect(decisionOf(events)).toMatchObject({ decision: 'deny', stage: 'prompt', decidedBy: { kind: 'hook' } });

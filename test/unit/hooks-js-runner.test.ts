@@ -77,6 +77,36 @@ describe('Node JS hook runner (worker_threads)', () => {
   });
 });
 
+describe('Node JS hook runner isolation (vm context in the worker)', () => {
+  it('has no require, process, Buffer, fetch or module plumbing in the hook realm', async () => {
+    const r = await run(
+      'return [typeof require, typeof process, typeof Buffer, typeof fetch, typeof module, typeof globalThis.process, typeof WebAssembly.compile === "function"]',
+    );
+    expect(JSON.parse(r.stdout)).toEqual(['undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', true]);
+  });
+
+  it('cannot climb from the timers or the input to the host realm', async () => {
+    const r = await run(
+      `const probe = (f) => { try { return f.constructor("return typeof process")(); } catch (e) { return "threw"; } };
+       const id = setTimeout(() => {}, 0);
+       clearTimeout(id);
+       return { timer: probe(setTimeout), id: typeof id, input: probe(input.constructor.constructor), console: probe(console.log) }`,
+      { a: 1 },
+    );
+    expect(JSON.parse(r.stdout)).toEqual({ timer: 'undefined', id: 'number', input: 'undefined', console: 'undefined' });
+  });
+
+  it('keeps working timers (setTimeout, setInterval, clearInterval)', async () => {
+    const r = await run('let n = 0; await new Promise((done) => { const t = setInterval(() => { if (++n === 3) { clearInterval(t); done(); } }, 1); }); return { n }');
+    expect(r).toMatchObject({ exitCode: 0, stdout: '{"n":3}' });
+  });
+
+  it('stops a hook that exhausts its memory cap with a clear error', async () => {
+    const r = await run('const keep = []; for (;;) keep.push(new Array(1e5).fill(keep.length));', {}, 60_000);
+    expect(r).toEqual({ exitCode: 1, stdout: '', stderr: 'The JS hook ran out of memory (its cap is 64 MB) and was stopped.', timedOut: false });
+  });
+});
+
 describe('runHooks with JS hooks', () => {
   it('a JS PreToolUse hook denies through hookSpecificOutput', async () => {
     const f = await hooksFixture();

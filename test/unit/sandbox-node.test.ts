@@ -31,6 +31,9 @@ const PROJECT: Record<string, string> = {
     'console.log(hi(), x, add(2, 3), join("a", "b"), existsSync("lib"), typeof fs.readFileSync, data.items.length, text.length, kind);',
     'console.log(import.meta.url);',
   ].join('\n'),
+  'reject.js': 'const later = new Promise((_, reject) => setTimeout(() => reject(new RangeError("too far")), 1));\nconsole.log("waiting");\n',
+  'reject-handled.js': 'const p = Promise.reject(new Error("x"));\nsetTimeout(() => console.log("still here"), 1);\np.catch((e) => console.log("caught", e.message));\n',
+  'reject-listener.js': 'process.on("unhandledRejection", (r) => console.log("listener got", r));\nPromise.reject("plain");\n',
   'boom.js': 'function f() {\n  throw new TypeError("bad thing");\n}\nf();\n',
 };
 
@@ -94,6 +97,24 @@ describe('node: running programs', () => {
     expect(boom.stderr).not.toContain('node:internal');
     const missing = await run('node nothing.js');
     expect([missing.exitCode, missing.stderr.split('\n')[0]]).toEqual([1, `Error: Cannot find module '${WORKDIR}/nothing.js'`]);
+  });
+
+  it('an unhandled promise rejection prints the error and exits 1; a handled one or a listener does not', async () => {
+    const late = await run('node reject.js');
+    expect([late.exitCode, late.stdout]).toEqual([1, 'waiting\n']);
+    expect(late.stderr).toContain('RangeError: too far');
+    expect(late.stderr).toContain('Node.js v22');
+    const plain = await run('node -e "Promise.reject(42)"');
+    expect(plain.exitCode).toBe(1);
+    expect(plain.stderr).toContain('The promise rejected with the reason "42".');
+    const chained = await run('node -e "Promise.resolve(1).then(() => { throw new Error(\'in then\') })"');
+    expect([chained.exitCode, chained.stderr]).toEqual([1, expect.stringContaining('Error: in then')]);
+    const handled = await run('node reject-handled.js');
+    expect([handled.exitCode, handled.stdout, handled.stderr]).toEqual([0, 'caught x\nstill here\n', '']);
+    const listened = await run('node reject-listener.js');
+    expect([listened.exitCode, listened.stdout]).toEqual([0, 'listener got plain\n']);
+    const awaited = await run('node -e "(async () => { try { await Promise.reject(new Error(\'e\')) } catch { console.log(\'ok\', [] instanceof Promise, (async () => {})() instanceof Promise) } })()"');
+    expect([awaited.exitCode, awaited.stdout]).toEqual([0, 'ok false true\n']);
   });
 
   it('env reaches process.env', async () => {

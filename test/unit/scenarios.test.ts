@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { checkTranscript } from '../../src/harness/loop/check-transcript.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { builtinScenarios, findBuiltinScenario } from '../../src/scenarios/library/index.ts';
+import { builtinDocs, builtinScenarios, findBuiltinScenario } from '../../src/scenarios/library/index.ts';
+import { loadBuiltinDoc } from '../../src/scenarios/library/by-id.ts';
 import { prepareRun } from '../../src/scenarios/prepare.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
 import { drain, ofType, transitions } from './loop-helpers.ts';
@@ -21,6 +22,11 @@ describe('built-in scenarios', () => {
     const ids = builtinScenarios.map((s) => s.id);
     expect(ids).toEqual(expect.arrayContaining(['parallel-exploration', 'fix-a-bug', 'max-tokens-recovery']));
     for (const s of builtinScenarios) expect(parseScenario(JSON.parse(JSON.stringify(s))).ok).toBe(true);
+  });
+
+  it('every built-in loads alone by id (its file name), equal to the library entry; other names do not', async () => {
+    for (const doc of builtinDocs) expect(await loadBuiltinDoc(doc.id)).toEqual(doc);
+    for (const bad of ['no-such-lesson', '../index', 'Fix-A-Bug', '']) expect(await loadBuiltinDoc(bad)).toBeUndefined();
   });
 
   it('parallel-exploration runs glob, grep and read together in one turn', async () => {

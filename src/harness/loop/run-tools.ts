@@ -174,7 +174,9 @@ function permissionRequestHooks(block: ToolUseBlock, hooks: HookSiteEnv, side: T
       fireHook({ event: 'PermissionRequest', toolName: block.name, toolInput: request.input, toolUseId: block.id }, hooks),
       (e) => side.push(e),
     );
-    if (o?.decision === 'allow') return { decision: 'allow', source: 'PermissionRequest hooks', ...(o.reason ? { message: o.reason } : {}) };
+    if (o?.decision === 'allow') {
+      return { decision: 'allow', source: 'PermissionRequest hooks', ...(o.reason ? { message: o.reason } : {}), ...(o.updatedInput ? { updatedInput: o.updatedInput } : {}) };
+    }
     if (o?.decision === 'deny' || o?.block) return { decision: 'deny', message: o.reason ?? 'no reason given', source: 'PermissionRequest hooks' };
     return null;
   };

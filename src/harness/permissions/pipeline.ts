@@ -39,7 +39,13 @@ export type PromptRequest = {
 export type PromptAnswer = { decision: 'allow_once' | 'allow_session' | 'deny'; message?: string };
 
 /** What the PermissionRequest hooks decided; `message` (a deny's) goes to the model. */
-export type PermissionRequestVerdict = { decision: 'allow' | 'deny'; message?: string; source?: string };
+export type PermissionRequestVerdict = {
+  decision: 'allow' | 'deny';
+  message?: string;
+  source?: string;
+  /** An allow's replacement input (`decision.updatedInput`): validated against the tool's schema and checked again. */
+  updatedInput?: Record<string, unknown>;
+};
 
 export type PipelineEnv = {
   permissions: PermissionContext;
@@ -191,10 +197,32 @@ export async function* permissionPipeline(call: CallRef, env: PipelineEnv): Asyn
         yield stage({ stage: 'prompt', decision: 'deny', reason: why, decidedBy: by });
         return yield* denied('prompt', why, by);
       }
-      const why = `a PermissionRequest hook allowed it${h.message ? `: ${h.message}` : ''}`;
+      let call = v;
+      let rewritten = '';
+      if (h.updatedInput !== undefined) {
+        // As with PreToolUse: the new input must fit the tool's schema, and what the tool's own
+        // check or a deny rule refuses stays refused — the hook answered the prompt, not the rules.
+        const v2 = await env.validate(h.updatedInput);
+        const refused = !v2.ok
+          ? `the new input is invalid: ${v2.message}`
+          : await (async () => {
+              const tc2 = await toolCheck(v2, ctx);
+              if (tc2.decision === 'deny') return `the tool refuses the new input: ${tc2.reason}`;
+              const j2 = judge({ name, input: v2.input, ctx, ...(env.session ? { extraRules: env.session.rules } : {}), toolReadOnly: safeReadOnly(v2), hookAllow: { reason: 'PermissionRequest hook', decidedBy: by } });
+              return j2.final.decision === 'deny' ? `the new input is denied: ${j2.final.reason}` : undefined;
+            })();
+        if (refused || !v2.ok) {
+          const why = `a PermissionRequest hook allowed it with a rewritten input, and ${refused}`;
+          yield stage({ stage: 'prompt', decision: 'deny', reason: why, decidedBy: by });
+          return yield* denied('prompt', why, by);
+        }
+        call = v2;
+        rewritten = ' (input rewritten by the hook; checked again)';
+      }
+      const why = `a PermissionRequest hook allowed it${h.message ? `: ${h.message}` : ''}${rewritten}`;
       yield stage({ stage: 'prompt', decision: 'allow', reason: why, decidedBy: by });
       yield decision('allow', 'prompt', why, by);
-      return { decision: 'allow', call: v, stage: 'prompt', decidedBy: by };
+      return { decision: 'allow', call, stage: 'prompt', decidedBy: by };
     }
   }
   if (!env.prompt) {

@@ -14,9 +14,8 @@ import type { TraceEvent } from '../../trace.ts';
 import type { AgentInput } from './agent-tool.ts';
 import { childTools } from './agent-tool.ts';
 import { DEFAULT_SUBAGENT_MAX_TURNS, type SubagentDefinition } from './definitions.ts';
+import { subagentModelId } from './model-alias.ts';
 import { childMode, type SubagentRuntime } from './runtime.ts';
-
-const MODEL_ALIASES = ['sonnet', 'opus', 'haiku'];
 
 /** Hook events that belong to the session or the main agent, not to a subagent's own loop. */
 const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
@@ -52,16 +51,16 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
   const agentId = ctx.ids.next(`agent-${def.name}`);
   const forward = ctx.emit ?? (async () => {});
   const started = ctx.clock.now();
-  const model = runtime.modelFor({ agentId, description: input.description, subagentType: def.name, ...(def.model ? { model: def.model } : {}) });
+  const resolved = subagentModelId(def.model, runtime.modelId, runtime.modelAliases);
+  const model = runtime.modelFor({ agentId, description: input.description, subagentType: def.name, ...(def.model || runtime.modelAliases?.subagent ? { model: resolved.id } : {}) });
   if ('error' in model) return { content: `The ${def.name} agent could not start: ${model.error}`, isError: true };
 
   const mode = childMode(runtime.permissions.mode, def.permissionMode);
   const tools = childTools(def, runtime);
   const maxTurns = def.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS;
-  // Claude Code's aliases name a model family, not an id the API takes: the parent's model stands in.
-  const alias = def.model !== undefined && MODEL_ALIASES.includes(def.model);
-  const modelId = def.model && !alias ? def.model : runtime.modelId;
-  const notes = [mode.note, alias ? `model alias "${def.model}" is not mapped to an id here; it uses the parent's model ${runtime.modelId}` : undefined].filter(Boolean);
+  // Claude Code's aliases name a model family: mapped to its id (model-alias.ts).
+  const modelId = resolved.id;
+  const notes = [mode.note, resolved.note].filter(Boolean);
   await forward({
     type: 'subagent.start',
     toolUseId: parentCall,

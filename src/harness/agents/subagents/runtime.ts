@@ -12,6 +12,7 @@ import type { PermissionContext, PermissionMode } from '../../permissions/types.
 import type { ModelClient } from '../../ports.ts';
 import type { AnyTool } from '../../tools/tool.ts';
 import type { DefinitionProblem, SubagentDefinition } from './definitions.ts';
+import type { ModelAliasOverrides } from './model-alias.ts';
 
 /** Who a model client is for; a scripted model picks the child's script by these. */
 export type ChildModelRequest = { agentId: string; description: string; subagentType: string; model?: string };
@@ -24,6 +25,8 @@ export type SubagentRuntime = {
   modelFor: (child: ChildModelRequest) => ModelClient | { error: string };
   /** The parent's model id (children whose definition says nothing, or `inherit`, use it). */
   modelId: string;
+  /** Where the environment retargets the model aliases or sets every subagent's model (`model-alias.ts`). */
+  modelAliases?: ModelAliasOverrides;
   maxTokens: number;
   /** Fresh instances of the tools a child may be given (the parent's pool, without `agent`). */
   tools: () => AnyTool[];

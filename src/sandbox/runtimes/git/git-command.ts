@@ -65,7 +65,9 @@ export function createGitCommand(hooks: RuntimeHooks): Command {
       }
       if (NETWORK.has(sub)) return fatal(`'git ${sub}' is not available in the sandbox: it is offline and has no remotes. Supported: ${SUPPORTED_LIST}.`);
       if (UNSUPPORTED.has(sub)) return fatal(`'git ${sub}' is not supported by the sandbox's git (isomorphic-git). Supported: ${SUPPORTED_LIST}.`, 1);
-      const git = await import('isomorphic-git');
+      const mod = await import('isomorphic-git');
+      // The CommonJS build (Node, the runner's split bundle) arrives as a namespace with only `default`.
+      const git = (typeof mod.init === 'function' ? mod : (mod as unknown as { default: typeof mod }).default);
       const raw = hooks.fs?.() ?? cmdCtx.fs;
       const env: Record<string, string> = {};
       for (const [k, v] of cmdCtx.env) env[k] = v;

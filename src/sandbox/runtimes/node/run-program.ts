@@ -14,6 +14,7 @@ import { ASSERT_SOURCE } from './guest/assert.ts';
 import { CORE_SOURCE } from './guest/core.ts';
 import { FS_PATH_SOURCE } from './guest/fs-path.ts';
 import { MODULES_SOURCE } from './guest/modules.ts';
+import { REJECTIONS_SOURCE } from './guest/rejections.ts';
 import { TEST_RUNNER_SOURCE } from './guest/test-runner.ts';
 import { newEngine } from './quickjs.ts';
 import { formatOf, ResolveError, resolveModule } from './resolve.ts';
@@ -57,6 +58,7 @@ const GUEST_SOURCES: [string, string][] = [
   ['node:internal/assert', ASSERT_SOURCE],
   ['node:internal/test', TEST_RUNNER_SOURCE],
   ['node:internal/modules', MODULES_SOURCE],
+  ['node:internal/process/promises', REJECTIONS_SOURCE],
 ];
 
 /** QuickJS reports a failed allocation as this error (or as a bare exception). */
@@ -226,6 +228,12 @@ export async function runProgram(req: ProgramRequest): Promise<ProgramOutcome> {
         jobs.error.dispose();
       }
       if (finished()) return;
+      // Like Node, a rejection nobody handled by the end of this round of jobs ends the program.
+      const unhandled = settle(vm.evalCode('__node.takeUnhandled()', 'node:internal/process/promises'));
+      if (unhandled && vm.typeof(unhandled) !== 'undefined') uncaught(unhandled);
+      unhandled?.dispose();
+      if (finished()) return;
+      if (rt.hasPendingJob()) continue;
       const due = callNumber(vm, '__node.nextTimerDue()');
       if (due < 0) return;
       const wait = due - performance.now();
