@@ -71,6 +71,17 @@ export type PipelineResult =
   /** `message` is what the model gets as the `is_error` tool_result. */
   | { decision: 'deny'; message: string; stage: StageName; decidedBy: DecidedBy };
 
+/**
+ * Why a PermissionRequest hook's rewritten (schema-valid) input is still refused, if it is: the
+ * tool's own check or a deny rule — as with PreToolUse, the hook answered the prompt, not the rules.
+ */
+async function rewriteRefusal(v: ValidatedCall, ctx: PermissionContext, session: SessionGrants | undefined): Promise<string | undefined> {
+  const tc = await toolCheck(v, ctx);
+  if (tc.decision === 'deny') return `the tool refuses the new input: ${tc.reason}`;
+  const j = judge({ name: v.tool.name, input: v.input, ctx, ...(session ? { extraRules: session.rules } : {}), toolReadOnly: safeReadOnly(v) });
+  return j.final.decision === 'deny' ? `the new input is denied: ${j.final.reason}` : undefined;
+}
+
 export const HEADLESS_DENY = 'no rule allowed this and there is no one to ask';
 
 function errorText(e: unknown): string {
@@ -203,19 +214,9 @@ export async function* permissionPipeline(call: CallRef, env: PipelineEnv): Asyn
         // As with PreToolUse: the new input must fit the tool's schema, and what the tool's own
         // check or a deny rule refuses stays refused — the hook answered the prompt, not the rules.
         const v2 = await env.validate(h.updatedInput);
-        const refused = !v2.ok
-          ? `the new input is invalid: ${v2.message}`
-          : await (async () => {
-              const tc2 = await toolCheck(v2, ctx);
-              if (tc2.decision === 'deny') return `the tool refuses the new input: ${tc2.reason}`;
-              const j2 = judge({ name, input: v2.input, ctx, ...(env.session ? { extraRules: env.session.rules } : {}), toolReadOnly: safeReadOnly(v2), hookAllow: { reason: 'PermissionRequest hook', decidedBy: by } });
-              return j2.final.decision === 'deny' ? `the new input is denied: ${j2.final.reason}` : undefined;
-            })();
-        if (refused || !v2.ok) {
-          const why = `a PermissionRequest hook allowed it with a rewritten input, and ${refused}`;
-          yield stage({ stage: 'prompt', decision: 'deny', reason: why, decidedBy: by });
-          return yield* denied('prompt', why, by);
-        }
+        if (!v2.ok) return yield* refuseRewrite(`the new input is invalid: ${v2.message}`, by);
+        const refused = await rewriteRefusal(v2, ctx, env.session);
+        if (refused) return yield* refuseRewrite(refused, by);
         call = v2;
         rewritten = ' (input rewritten by the hook; checked again)';
       }
@@ -257,6 +258,12 @@ export async function* permissionPipeline(call: CallRef, env: PipelineEnv): Asyn
   async function* denied(s: StageName, reason: string, by: DecidedBy): AsyncGenerator<TraceEventBody, PipelineResult> {
     yield decision('deny', s, reason, by);
     return { decision: 'deny', message: denyMessage(name, s, reason), stage: s, decidedBy: by };
+  }
+
+  async function* refuseRewrite(refused: string, by: DecidedBy): AsyncGenerator<TraceEventBody, PipelineResult> {
+    const why = `a PermissionRequest hook allowed it with a rewritten input, and ${refused}`;
+    yield stage({ stage: 'prompt', decision: 'deny', reason: why, decidedBy: by });
+    return yield* denied('prompt', why, by);
   }
 }
 
