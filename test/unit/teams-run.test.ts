@@ -78,7 +78,7 @@ describe('the protocol', () => {
         say('Alice has shut down.'),
       ],
       {
-        alice: [turn(call('send_message', { to: 'lead', body: 'hello' })), say('Said hello.'), turn(call('send_message', { to: 'lead', type: 'shutdown_response', request_id: 'req_0001', approve: true, body: 'Stopping.' })), say('Bye.')],
+        alice: [turn(call('send_message', { to: 'lead', body: 'hello' })), say('Said hello.'), turn(call('send_message', { to: 'lead', type: 'shutdown_response', request_id: 'req-1', approve: true, body: 'Stopping.' })), say('Bye.')],
       },
     );
     const { events, result } = await runAll(s);
@@ -87,8 +87,8 @@ describe('the protocol', () => {
     expect(sent).toEqual([
       ['lead', 'alice', 'message', null],
       ['alice', 'lead', 'message', null],
-      ['lead', 'alice', 'shutdown_request', 'req_0001'],
-      ['alice', 'lead', 'shutdown_response', 'req_0001'],
+      ['lead', 'alice', 'shutdown_request', 'req-1'],
+      ['alice', 'lead', 'shutdown_response', 'req-1'],
     ]);
     expect(states(events, 'alice').at(-1)).toBe('shut_down');
     expect(s.team.requests.size).toBe(0);
@@ -102,7 +102,7 @@ describe('the protocol', () => {
       [
         turn(call('spawn_teammate', { name: 'alice', prompt: 'Plan the refactor first.' })),
         turn(call('read_inbox', {})),
-        turn(call('send_message', { to: 'alice', type: 'plan_response', request_id: 'req_0001', approve: true, body: 'Go ahead.' })),
+        turn(call('send_message', { to: 'alice', type: 'plan_response', request_id: 'req-1', approve: true, body: 'Go ahead.' })),
         turn(call('read_inbox', {})),
         say('Plan approved and done.'),
       ],
@@ -121,7 +121,7 @@ describe('the protocol', () => {
     expect(states(events, 'alice')).toEqual(['idle', 'working', 'waiting', 'working', 'idle']);
     // The lead read the plan while alice was waiting, before anything was written.
     const leadRead = ofType(events, 'tool.result').find((e) => e.name === 'read_inbox')!;
-    expect(leadRead.content).toContain('plan_submission, request req_0001');
+    expect(leadRead.content).toContain('plan_submission, request req-1');
     expect(leadRead.content).toContain('alice: waiting');
     expect(await s.deps.sandbox.fs.readFile('/home/project/done.txt')).toBe('refactored\n');
   });
@@ -133,15 +133,15 @@ describe('the protocol', () => {
     expect(await s.team.send({ from: 'alice', to: 'lead', type: 'plan_submission', body: 'plan A' }, sink)).toMatchObject({ ok: true });
     const again = await s.team.send({ from: 'alice', to: 'lead', type: 'plan_submission', body: 'plan B' }, sink);
     expect(again).toMatchObject({ ok: false });
-    expect(!again.ok && again.message).toContain('still waiting for the answer to req_0001');
-    expect(await s.team.send({ from: 'lead', to: 'alice', type: 'plan_response', requestId: 'req_9', approve: true, body: 'ok' }, sink)).toMatchObject({ ok: false });
+    expect(!again.ok && again.message).toContain('still waiting for the answer to req-1');
+    expect(await s.team.send({ from: 'lead', to: 'alice', type: 'plan_response', requestId: 'req-9', approve: true, body: 'ok' }, sink)).toMatchObject({ ok: false });
     expect(await s.team.send({ from: 'alice', to: 'lead', type: 'shutdown_request', body: 'stop' }, sink)).toMatchObject({ ok: false });
-    expect(await s.team.send({ from: 'lead', to: 'alice', type: 'plan_response', requestId: 'req_0001', body: 'no approve field' }, sink)).toMatchObject({ ok: false });
+    expect(await s.team.send({ from: 'lead', to: 'alice', type: 'plan_response', requestId: 'req-1', body: 'no approve field' }, sink)).toMatchObject({ ok: false });
     expect(await s.team.send({ from: 'lead', to: 'nobody', type: 'message', body: 'x' }, sink)).toMatchObject({ ok: false });
     expect(await s.team.spawn({ name: 'alice', prompt: 'again' }, sink)).toMatchObject({ ok: false });
     expect(await s.team.spawn({ name: 'Lead', prompt: 'x' }, sink)).toMatchObject({ ok: false });
     expect(await s.team.spawn({ name: 'carol', prompt: 'x', isolation: 'overlay' }, sink)).toMatchObject({ ok: false });
-    expect(await s.team.send({ from: 'lead', to: 'alice', type: 'plan_response', requestId: 'req_0001', approve: false, body: 'no' }, sink)).toMatchObject({ ok: true });
+    expect(await s.team.send({ from: 'lead', to: 'alice', type: 'plan_response', requestId: 'req-1', approve: false, body: 'no' }, sink)).toMatchObject({ ok: true });
     expect(s.team.requests.size).toBe(0);
   });
 
@@ -160,7 +160,7 @@ describe('the protocol', () => {
     const { events, result } = await runAll(s);
     expect(result.reason).toBe('completed');
     const timeout = ofType(events, 'protocol.timeout')[0]!;
-    expect(timeout).toMatchObject({ requestId: 'req_0001', request: 'shutdown_request', from: 'lead', to: 'alice' });
+    expect(timeout).toMatchObject({ requestId: 'req-1', request: 'shutdown_request', from: 'lead', to: 'alice' });
     expect(timeout.waitedMs).toBeGreaterThanOrEqual(30_000);
     expect(s.clock.sleeps.some((ms) => ms > 1_000)).toBe(true);
     const read = ofType(events, 'tool.result').filter((e) => e.name === 'read_inbox').at(-1)!;

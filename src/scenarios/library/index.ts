@@ -40,6 +40,11 @@ import toolHiding from './tool-hiding.json';
 import refusal from './refusal.json';
 import promptBlocked from './prompt-blocked.json';
 import reactiveCompact from './reactive-compact.json';
+// teams: teammates, mailboxes, claiming, the protocol
+import teamSplitTasks from './team-split-tasks.json';
+import teamClaimRace from './team-claim-race.json';
+import teamPlanApproval from './team-plan-approval.json';
+import teamShutdown from './team-shutdown.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -89,6 +94,11 @@ export const builtinDocs: ScenarioV1[] = [
   refusal,
   promptBlocked,
   reactiveCompact,
+  // teams
+  teamSplitTasks,
+  teamClaimRace,
+  teamPlanApproval,
+  teamShutdown,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));

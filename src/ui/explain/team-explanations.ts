@@ -58,11 +58,4 @@ export const TEAM_EVENT_EXPLANATIONS: Pick<EventExplanations, TeamEventType> = {
     lesson: 'team-claim-race',
     terms: [],
   },
-  'task.released': {
-    means: 'A teammate that went away still owned tasks in progress; after the timeout they went back to the board for others to claim.',
-    why: (e) => `${e.owner} ${e.why}; released ${e.taskIds.map((t) => `#${t}`).join(', ')}.`,
-    otherwise: 'Tasks owned by an agent that no longer exists would never be finished.',
-    lesson: 'team-claim-race',
-    terms: [],
-  },
 };

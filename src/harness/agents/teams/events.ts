@@ -74,11 +74,4 @@ export type TeamEventBody =
       contenders: string[];
       lockWaits: number;
       tasks: Task[];
-    }
-  | {
-      /** A gone teammate's in-progress tasks went back to the board after the timeout. */
-      type: 'task.released';
-      owner: string;
-      taskIds: string[];
-      why: string;
     };

@@ -88,6 +88,11 @@ export class Team {
   /** Lock waits and messages so far (the bench reads them). */
   readonly stats = { lockWaits: 0, messages: 0, recoveredLocks: 0, claims: 0 };
   private readonly seqOf = new Map<string, number>();
+  /** Team-local numbering (`req-1`, `msg-1`): the same in every replay, whatever the run's IdGen. */
+  private readonly counters = { req: 0, msg: 0 };
+  private nextId(kind: 'req' | 'msg'): string {
+    return `${kind}-${++this.counters[kind]}`;
+  }
 
   constructor(readonly runtime: TeamRuntime) {}
 
@@ -185,9 +190,9 @@ export class Team {
     const problem = this.protocolProblem(msg);
     if (problem) return { ok: false, message: problem };
     const now = this.runtime.clock.now();
-    const requestId = isRequest(msg.type) ? this.runtime.ids.next('req') : msg.requestId;
+    const requestId = isRequest(msg.type) ? this.nextId('req') : msg.requestId;
     const message: TeamMessage = {
-      id: this.runtime.ids.next('msg'),
+      id: this.nextId('msg'),
       from: msg.from,
       to: msg.to,
       type: msg.type,
@@ -350,7 +355,7 @@ export class Team {
       any = true;
       const from = this.members.get(r.from);
       await sink(this.stampFor(from?.agentId, { type: 'protocol.timeout', requestId: r.id, request: r.type, from: r.from, to: r.to, waitedMs: now - r.sentAt }));
-      const message: TeamMessage = { id: this.runtime.ids.next('msg'), from: 'team', to: r.from, type: 'request_timeout', requestId: r.id, body: `Nobody answered ${r.id} (${r.type} to ${r.to}) within ${now - r.sentAt} ms. Decide without the answer.`, ts: now };
+      const message: TeamMessage = { id: this.nextId('msg'), from: 'team', to: r.from, type: 'request_timeout', requestId: r.id, body: `Nobody answered ${r.id} (${r.type} to ${r.to}) within ${now - r.sentAt} ms. Decide without the answer.`, ts: now };
       const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, message, this.lockOptions('team', sink));
       await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
     }
