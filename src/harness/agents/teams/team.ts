@@ -64,6 +64,8 @@ export type Teammate = {
   autoClaim: boolean;
   /** The loop of its current wake-up, while working. */
   loop?: AsyncGenerator<TraceEvent, RunResult>;
+  /** Unhooks the current wake-up's own signal from `abort` (each wake-up gets a fresh one, so listeners do not pile up). */
+  unhook?: () => void;
   abort: AbortController;
   /** It approved a shutdown: it stops when this wake-up ends. */
   stopping: boolean;
@@ -260,7 +262,7 @@ export class Team {
       maxTokens: this.runtime.maxTokens,
       maxTurns: this.runtime.maxTurns ?? DEFAULT_TEAMMATE_MAX_TURNS,
       cwd: m.sandbox.workdir,
-      signal: m.abort.signal,
+      signal: this.wakeSignal(m),
       permissions: this.runtime.permissions,
       ...(this.runtime.context ? { context: this.runtime.context } : {}),
     };
@@ -282,8 +284,19 @@ export class Team {
     await this.move(m, 'working', why, sink);
   }
 
+  private wakeSignal(m: Teammate): AbortSignal {
+    const run = new AbortController();
+    if (m.abort.signal.aborted) run.abort();
+    const onAbort = () => run.abort();
+    m.abort.signal.addEventListener('abort', onAbort, { once: true });
+    m.unhook = () => m.abort.signal.removeEventListener('abort', onAbort);
+    return run.signal;
+  }
+
   private async finish(m: Teammate, result: RunResult, sink: Sink): Promise<void> {
     delete m.loop;
+    m.unhook?.();
+    delete m.unhook;
     m.history = result.messages;
     if (m.stopping || result.reason === 'aborted') return this.move(m, 'shut_down', m.stopping ? 'it approved the shutdown request' : 'the team was stopped', sink);
     if (result.reason !== 'completed') return this.move(m, 'done', `its loop ended: ${result.reason}`, sink);
