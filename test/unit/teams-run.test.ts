@@ -219,3 +219,42 @@ describe('stopping a team with work in flight', () => {
     expect(checkTranscript(alice.history)).toEqual([]);
   });
 });
+
+describe('a teammate that goes away', () => {
+  it('is marked gone, its transcript closes, and after the timeout its claimed task returns to the board for another', async () => {
+    const s = await teamSetup(
+      [
+        turn(call('task_create', { subject: 'Long job' })),
+        turn(call('spawn_teammate', { name: 'alice', prompt: 'Claim.', auto_claim: true })),
+        turn(call('read_inbox', {})),
+        say('alice is on it.'),
+      ],
+      {
+        alice: [say('Ready.'), turn(call('send_message', { to: 'lead', body: 'claimed #1' }), call('bash', { command: 'echo working' })), turn(call('bash', { command: 'echo more' })), say('never reached')],
+        bob: [say('Ready.'), turn(call('task_update', { taskId: '1', status: 'completed' })), say('Finished #1.')],
+      },
+      { runtime: { releaseAfterMs: 5_000 } },
+    );
+    await runAll(s);
+    const fs = s.deps.sandbox.fs;
+    const wd = s.deps.sandbox.workdir;
+    expect((await readTasks(fs, wd)).tasks[0]).toMatchObject({ owner: 'alice', status: 'in_progress' });
+    const events: TraceEvent[] = [];
+    const sink = async (e: unknown) => void events.push(e as TraceEvent);
+    const sleptBefore = s.clock.sleeps.length;
+    expect(await s.team.markGone('alice', sink)).toEqual(['1']);
+    const alice = s.team.members.get('alice')!;
+    expect(alice.state).toBe('gone');
+    expect(checkTranscript(alice.history)).toEqual([]);
+    expect(s.clock.sleeps.slice(sleptBefore)).toContain(5_000);
+    expect(events.find((e) => e.type === 'task.released')).toMatchObject({ owner: 'alice', taskIds: ['1'], afterMs: 5_000 });
+    expect(events.filter((e) => e.type === 'agent.state').map((e) => (e as { to: string }).to)).toEqual(['gone']);
+    expect((await readTasks(fs, wd)).tasks[0]).toMatchObject({ status: 'pending' });
+    expect((await readTasks(fs, wd)).tasks[0]!.owner).toBeUndefined();
+    // Mail to a gone teammate is refused; another teammate claims the released task.
+    expect(await s.team.send({ from: 'lead', to: 'alice', type: 'message', body: 'there?' }, sink)).toMatchObject({ ok: false });
+    await s.team.spawn({ name: 'bob', prompt: 'Claim.', autoClaim: true }, sink);
+    await s.team.pump(sink, async () => false);
+    expect((await readTasks(fs, wd)).tasks[0]).toMatchObject({ owner: 'bob', status: 'completed' });
+  });
+});

@@ -58,4 +58,11 @@ export const TEAM_EVENT_EXPLANATIONS: Pick<EventExplanations, TeamEventType> = {
     lesson: 'team-claim-race',
     terms: [],
   },
+  'task.released': {
+    means: 'A teammate went away (its tab closed) still owning tasks in progress; after the release timeout they went back to the board, unowned, for others to claim.',
+    why: (e) => `${e.owner} ${e.why}; after ${e.afterMs} ms ${e.taskIds.map((t) => `#${t}`).join(', ')} returned to the board.`,
+    otherwise: 'Tasks owned by an agent that no longer exists would never be finished, and nobody else may claim them.',
+    lesson: 'team-claim-race',
+    terms: [],
+  },
 };

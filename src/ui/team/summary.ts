@@ -22,6 +22,8 @@ export function summarizeTeamEvent(e: TraceEvent): string | null {
       return `${e.requestId} ${e.request} ${e.from} → ${e.to} unanswered after ${e.waitedMs} ms`;
     case 'task.claimed':
       return `#${e.taskId} ${clip(e.subject, 40)} → ${e.owner}${e.contenders.length > 1 ? ` · raced: ${e.contenders.join(', ')}` : ''}`;
+    case 'task.released':
+      return `${e.owner} ${e.why} · ${e.taskIds.map((t) => `#${t}`).join(', ')} back on the board after ${e.afterMs} ms`;
     default:
       return null;
   }

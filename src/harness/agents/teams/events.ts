@@ -74,4 +74,13 @@ export type TeamEventBody =
       contenders: string[];
       lockWaits: number;
       tasks: Task[];
+    }
+  | {
+      /** A gone teammate's in-progress tasks went back to the board after the release timeout. */
+      type: 'task.released';
+      owner: string;
+      taskIds: string[];
+      why: string;
+      /** How long the tasks waited for their owner to come back. */
+      afterMs: number;
     };

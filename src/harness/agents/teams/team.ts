@@ -21,7 +21,7 @@ import type { TraceEvent, TraceEventBody } from '../../trace.ts';
 import { childHooks } from '../subagents/run-child.ts';
 import type { SubagentRuntime } from '../subagents/runtime.ts';
 import { taskTools } from '../tasks/tools.ts';
-import { claimNextTask } from './claim.ts';
+import { claimNextTask, releaseTasksOf } from './claim.ts';
 import { DEFAULT_LOCK_RETRY_MS, DEFAULT_LOCK_STALE_MS, type LockOptions } from './lock.ts';
 import { appendMessage, inboxPath, takeUnread, unreadMessages } from './mailbox.ts';
 import { isRequest, LEAD, messageLine, RESPONSE_OF, type MessageType, type TeamMessage } from './message.ts';
@@ -30,6 +30,8 @@ import type { TeammateIsolation, WorkspaceFactory } from './workspace.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_TEAMMATE_MAX_TURNS = 20;
+/** How long a gone teammate's claimed tasks wait for it before they return to the board. */
+export const DEFAULT_RELEASE_AFTER_MS = 30_000;
 
 export type TeamRuntime = Pick<SubagentRuntime, 'modelFor' | 'modelId' | 'maxTokens' | 'permissions' | 'prompt' | 'sessionGrants' | 'hooks' | 'summarize' | 'context'> & {
   sandbox: Sandbox;
@@ -43,6 +45,8 @@ export type TeamRuntime = Pick<SubagentRuntime, 'modelFor' | 'modelId' | 'maxTok
   lockStaleMs?: number;
   lockRetryMs?: number;
   maxTurns?: number;
+  /** How long a gone teammate's claimed tasks wait before they return to the board. */
+  releaseAfterMs?: number;
   /** Plugs isolated workspaces in (issue 13 §3); absent: every teammate shares the lead's sandbox. */
   workspace?: WorkspaceFactory;
   signal?: AbortSignal;
@@ -69,6 +73,8 @@ export type Teammate = {
   abort: AbortController;
   /** It approved a shutdown: it stops when this wake-up ends. */
   stopping: boolean;
+  /** Its tab is gone: its loop is being drained and no state follows but `gone`. */
+  leaving?: boolean;
   seq: number;
   toolUses: number;
 };
@@ -298,6 +304,8 @@ export class Team {
     m.unhook?.();
     delete m.unhook;
     m.history = result.messages;
+    // Going away: markGone moves it to `gone` itself.
+    if (m.leaving) return;
     if (m.stopping || result.reason === 'aborted') return this.move(m, 'shut_down', m.stopping ? 'it approved the shutdown request' : 'the team was stopped', sink);
     if (result.reason !== 'completed') return this.move(m, 'done', `its loop ended: ${result.reason}`, sink);
     const waitingFor = [...this.requests.values()].find((r) => r.from === m.name);
@@ -426,6 +434,24 @@ export class Team {
       while (m.loop) await this.stepOne(m, sink);
       await this.move(m, 'shut_down', why, sink);
     }
+  }
+
+  /**
+   * A teammate went away (its tab closed, its transport lost): it is `gone`, its loop is stopped
+   * (transcript closed), and after `afterMs` on the Clock its in-progress tasks return to the board.
+   */
+  async markGone(name: string, sink: Sink, why = 'its tab closed', afterMs = this.runtime.releaseAfterMs ?? DEFAULT_RELEASE_AFTER_MS): Promise<string[]> {
+    const m = this.members.get(name);
+    if (!m || isFinal(m.state)) return [];
+    m.leaving = true;
+    m.abort.abort();
+    while (m.loop) await this.stepOne(m, sink);
+    await this.move(m, 'gone', why, sink);
+    for (const r of [...this.requests.values()]) if (r.from === name || r.to === name) this.requests.delete(r.id);
+    await this.runtime.clock.sleep(afterMs, this.runtime.signal);
+    const released = await releaseTasksOf(this.runtime.sandbox.fs, this.workdir, name, this.lockOptions('team', sink));
+    if (released.length > 0) await sink(this.stampFor(m.agentId, { type: 'task.released', owner: name, taskIds: released.map((t) => t.id), why, afterMs }));
+    return released.map((t) => t.id);
   }
 
   summary(): string {
