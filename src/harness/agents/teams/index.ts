@@ -7,3 +7,4 @@ export { LEAD, messageLine, parseMailbox, type TeamMessage, type MessageType } f
 export { canMove, type TeammateState } from './state.ts';
 export type { TeamEventBody } from './events.ts';
 export type { WorkspaceFactory, TeammateIsolation } from './workspace.ts';
+export type { TeamTransport, TeamWire } from './transport.ts';

@@ -23,9 +23,10 @@ import type { SubagentRuntime } from '../subagents/runtime.ts';
 import { taskTools } from '../tasks/tools.ts';
 import { claimNextTask, releaseTasksOf } from './claim.ts';
 import { DEFAULT_LOCK_RETRY_MS, DEFAULT_LOCK_STALE_MS, type LockOptions } from './lock.ts';
-import { appendMessage, inboxPath, takeUnread, unreadMessages } from './mailbox.ts';
+import { allMessages, appendMessage, inboxPath, takeUnread, unreadMessages } from './mailbox.ts';
 import { isRequest, LEAD, messageLine, RESPONSE_OF, type MessageType, type TeamMessage } from './message.ts';
 import { canMove, isFinal, type TeammateState } from './state.ts';
+import type { TeamTransport, TeamWire } from './transport.ts';
 import type { TeammateIsolation, WorkspaceFactory } from './workspace.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -47,6 +48,8 @@ export type TeamRuntime = Pick<SubagentRuntime, 'modelFor' | 'modelId' | 'maxTok
   maxTurns?: number;
   /** How long a gone teammate's claimed tasks wait before they return to the board. */
   releaseAfterMs?: number;
+  /** False in a tab that only hosts teammates (the lead lives in another tab). Default true. */
+  hostsLead?: boolean;
   /** Plugs isolated workspaces in (issue 13 §3); absent: every teammate shares the lead's sandbox. */
   workspace?: WorkspaceFactory;
   signal?: AbortSignal;
@@ -75,6 +78,8 @@ export type Teammate = {
   stopping: boolean;
   /** Its tab is gone: its loop is being drained and no state follows but `gone`. */
   leaving?: boolean;
+  /** It runs in another tab: this team only mirrors its state and forwards its mail. */
+  remoteTab?: string;
   seq: number;
   toolUses: number;
 };
@@ -99,7 +104,101 @@ export class Team {
   /** Team-local numbering (`req-1`, `msg-1`): the same in every replay, whatever the run's IdGen. */
   private readonly counters = { req: 0, msg: 0 };
   private nextId(kind: 'req' | 'msg'): string {
-    return `${kind}-${++this.counters[kind]}`;
+    return `${kind}-${this.wire ? `${this.wire.tab}-` : ''}${++this.counters[kind]}`;
+  }
+  private wire?: { transport: TeamTransport; tab: string; off: () => void };
+  private readonly inbound: TeamWire[] = [];
+  private onInbound?: () => void;
+
+  /** Connects this team to teammates in other tabs (ids get the tab as a prefix, so they stay unique). */
+  attachTransport(transport: TeamTransport, tab: string): void {
+    const off = transport.listen((w) => {
+      this.inbound.push(w);
+      this.onInbound?.();
+    });
+    this.wire = { transport, tab, off };
+  }
+
+  /** Says goodbye for every teammate of this tab and disconnects (a tab's `pagehide`). */
+  detachTransport(): void {
+    if (!this.wire) return;
+    for (const m of this.members.values()) if (!m.remoteTab && !isFinal(m.state)) this.wire.transport.post({ kind: 'bye', tab: this.wire.tab, name: m.name });
+    this.wire.off();
+    this.wire.transport.close();
+    delete this.wire;
+  }
+
+  /** Resolves when a note from another tab is waiting (or `signal` fires). */
+  waitForWire(signal?: AbortSignal): Promise<void> {
+    if (this.inbound.length > 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        delete this.onInbound;
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.onInbound = done;
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private isLocal(name: string): boolean {
+    if (name === LEAD) return this.runtime.hostsLead !== false;
+    const m = this.members.get(name);
+    return m !== undefined && m.remoteTab === undefined;
+  }
+
+  private remoteAlive(): boolean {
+    return [...this.members.values()].some((m) => m.remoteTab !== undefined && !isFinal(m.state));
+  }
+
+  /** Notes from other tabs, applied in order: mail is appended to this tab's files first. */
+  private async drainWire(sink: Sink): Promise<boolean> {
+    let any = false;
+    while (this.inbound.length > 0) {
+      const w = this.inbound.shift()!;
+      any = true;
+      if (w.kind === 'message') {
+        if (!this.isLocal(w.message.to)) continue;
+        const known = (await allMessages(this.runtime.sandbox.fs, this.workdir, w.message.to)).some((x) => x.id === w.message.id);
+        if (known) continue;
+        const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, w.message, this.lockOptions(w.message.from, sink));
+        this.record(w.message, false);
+        const from = this.members.get(w.message.from);
+        await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message: w.message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+      } else if (w.kind === 'hello') {
+        if (this.members.has(w.name)) continue;
+        this.members.set(w.name, this.remoteMember(w.name, w.tab));
+        await sink(this.stampFor(`teammate-${w.name}`, { type: 'agent.state', name: w.name, from: 'new', to: w.state, why: `it runs in another tab (${w.tab})` }));
+      } else if (w.kind === 'state') {
+        const m = this.members.get(w.name);
+        if (m?.remoteTab) await this.move(m, w.to, `${w.why} (in tab ${w.tab})`, sink);
+      } else {
+        const m = this.members.get(w.name);
+        if (m?.remoteTab && !isFinal(m.state)) await this.markGone(w.name, sink, `its tab (${w.tab}) closed`);
+      }
+    }
+    return any;
+  }
+
+  private remoteMember(name: string, tab: string): Teammate {
+    return {
+      name,
+      agentId: `teammate-${name}`,
+      state: 'idle',
+      history: [],
+      system: '',
+      tools: [],
+      model: { name: 'remote', stream: async function* () {} } as unknown as ModelClient,
+      sandbox: this.runtime.sandbox,
+      files: new FileState(),
+      autoClaim: false,
+      abort: new AbortController(),
+      stopping: false,
+      seq: 0,
+      toolUses: 0,
+      remoteTab: tab,
+    };
   }
 
   constructor(readonly runtime: TeamRuntime) {}
@@ -147,6 +246,7 @@ export class Team {
     m.state = to;
     if (to !== 'working' && to !== 'waiting') delete m.taskId;
     await sink(this.stampFor(m.agentId, { type: 'agent.state', name: m.name, from, to, why, ...(m.taskId ? { taskId: m.taskId } : {}) }));
+    if (!m.remoteTab) this.wire?.transport.post({ kind: 'state', tab: this.wire.tab, name: m.name, to, why });
   }
 
   async spawn(req: SpawnRequest, sink: Sink): Promise<{ ok: true; teammate: Teammate } | { ok: false; message: string }> {
@@ -182,6 +282,7 @@ export class Team {
     this.members.set(req.name, m);
     await sink({ type: 'teammate.spawned', name: req.name, teammateAgentId: agentId, prompt: req.prompt, model: this.runtime.modelId, tools: m.tools.map((t) => t.name), autoClaim: m.autoClaim, isolation });
     await sink(this.stampFor(agentId, { type: 'agent.state', name: req.name, from: 'new', to: 'idle', why: 'spawned' }));
+    this.wire?.transport.post({ kind: 'hello', tab: this.wire.tab, name: req.name, state: 'idle' });
     await this.send({ from: LEAD, to: req.name, type: 'message', body: req.prompt }, sink, 'main');
     return { ok: true, teammate: m };
   }
@@ -212,17 +313,27 @@ export class Team {
     const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, message, this.lockOptions(msg.from, sink, senderAgentId));
     this.stats.lockWaits += sent.waits;
     this.stats.messages++;
-    if (isRequest(msg.type)) {
-      this.requests.set(requestId!, { id: requestId!, type: msg.type as OpenRequest['type'], from: msg.from, to: msg.to, sentAt: now, deadline: now + (this.runtime.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) });
-    } else if (msg.requestId) {
-      this.requests.delete(msg.requestId);
-      if (msg.type === 'shutdown_response' && msg.approve) {
-        const m = this.members.get(msg.from);
-        if (m) m.stopping = true;
-      }
-    }
+    this.record(message, true);
+    this.wire?.transport.post({ kind: 'message', tab: this.wire.tab, message });
     await sink(this.stampFor(senderAgentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
     return { ok: true, message };
+  }
+
+  /** The protocol's bookkeeping for a message sent here or arrived from another tab (whose sender owns the timeout). */
+  private record(message: TeamMessage, ownsTimeout: boolean): void {
+    const now = this.runtime.clock.now();
+    if (isRequest(message.type) && message.requestId) {
+      const deadline = ownsTimeout ? now + (this.runtime.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) : Number.POSITIVE_INFINITY;
+      this.requests.set(message.requestId, { id: message.requestId, type: message.type as OpenRequest['type'], from: message.from, to: message.to, sentAt: now, deadline });
+    } else if (message.requestId && message.type !== 'request_timeout') {
+      this.requests.delete(message.requestId);
+      if (message.type === 'shutdown_response' && message.approve) {
+        const m = this.members.get(message.from);
+        if (m) m.stopping = true;
+      }
+    } else if (message.requestId) {
+      this.requests.delete(message.requestId);
+    }
   }
 
   private protocolProblem(msg: { from: string; to: string; type: MessageType; requestId?: string; approve?: boolean }): string | null {
@@ -330,7 +441,7 @@ export class Team {
   private async deliverMail(sink: Sink): Promise<boolean> {
     let woke = false;
     for (const m of this.members.values()) {
-      if (m.loop || isFinal(m.state)) continue;
+      if (m.loop || m.remoteTab || isFinal(m.state)) continue;
       const pending = await unreadMessages(this.runtime.sandbox.fs, this.workdir, m.name);
       if (pending.length === 0) continue;
       const messages = await this.read(m.name, sink, m.agentId);
@@ -343,7 +454,7 @@ export class Team {
 
   /** Idle auto-claimers race for ready tasks; the board's lock gives each task one owner. */
   private async claimRound(sink: Sink): Promise<boolean> {
-    const claimers = [...this.members.values()].filter((m) => !m.loop && m.autoClaim && (m.state === 'idle' || m.state === 'done'));
+    const claimers = [...this.members.values()].filter((m) => !m.loop && !m.remoteTab && m.autoClaim && (m.state === 'idle' || m.state === 'done'));
     if (claimers.length === 0) return false;
     const results = await Promise.all(
       claimers.map(async (m) => ({ m, r: await claimNextTask(this.runtime.sandbox.fs, this.workdir, m.name, this.lockOptions(m.name, sink, m.agentId)) })),
@@ -401,7 +512,9 @@ export class Team {
         continue;
       }
       boundary = false;
-      let moved = await this.deliverMail(sink);
+      let moved = await this.drainWire(sink);
+      if (moved) boundary = true;
+      moved = (await this.deliverMail(sink)) || moved;
       moved = (await this.claimRound(sink)) || moved;
       for (const m of this.members.values()) {
         if (!m.loop) continue;
@@ -411,12 +524,20 @@ export class Team {
       if (moved) continue;
       boundary = true;
       if (await until()) continue;
-      if (this.requests.size === 0) return 'quiet';
+      const timed = [...this.requests.values()].some((r) => Number.isFinite(r.deadline));
+      // Teammates in other tabs may still answer: wait for their next note (not for time).
+      if (this.remoteAlive() && !timed) {
+        await this.waitForWire(signal);
+        continue;
+      }
+      if (!timed) return 'quiet';
       if (await this.expire(sink)) continue;
       // Nothing can move but a request is open: let time run to its deadline (the Clock port's sleep).
-      const next = Math.min(...[...this.requests.values()].map((r) => r.deadline));
+      const next = Math.min(...[...this.requests.values()].map((r) => r.deadline).filter(Number.isFinite));
       try {
-        await this.runtime.clock.sleep(Math.max(1, next - this.runtime.clock.now()), signal);
+        const sleep = this.runtime.clock.sleep(Math.max(1, next - this.runtime.clock.now()), signal);
+        // A teammate in another tab may answer before the deadline: whichever comes first.
+        await (this.remoteAlive() ? Promise.race([sleep, this.waitForWire(signal)]) : sleep);
       } catch {
         return 'aborted';
       }
