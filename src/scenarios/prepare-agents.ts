@@ -17,6 +17,8 @@ import type { Scenario } from './schema.ts';
 export type PreparedAgents = {
   tools: (base: AnyTool[]) => AnyTool[];
   input: Pick<LoopInput, 'steering' | 'skills'>;
+  /** The scenario opted into teams: the lead gets the team tools. */
+  teams: boolean;
 };
 
 export async function prepareAgents(opts: {
@@ -44,6 +46,7 @@ export async function prepareAgents(opts: {
 
   return {
     tools: (base) => agentTools(base, features, catalog),
+    teams: features.has('teams'),
     input: { ...(steering ? { steering } : {}), ...(catalog ? { skills: catalog } : {}) },
   };
 }

@@ -193,6 +193,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       ...(opts.model ? {} : { summarize: deterministicSummarizer }),
       ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
     },
+    // Teams: teammates' models come from the same place as subagents' (model.agents keyed by name).
+    ...(agents.teams ? { team: { clock, ids: opts.ids ?? randomIds, ...(opts.signal ? { signal: opts.signal } : {}), ...(scenario.settings.team?.requestTimeoutMs ? { requestTimeoutMs: scenario.settings.team.requestTimeoutMs } : {}) } } : {}),
   });
 
   const input: LoopInput = {

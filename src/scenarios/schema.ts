@@ -40,7 +40,9 @@ export const scenarioSettingsSchema = z
     ask_user: z.array(yamlTierRuleSchema).optional(),
     // agents (src/harness/agents/): opt-in tools, and steering messages fixed in advance
     /** Agent tools this scenario's runs get: `skills` (on anyway when skills exist), `tasks`, `background`. */
-    agentTools: z.array(z.enum(['skills', 'tasks', 'background'])).optional(),
+    agentTools: z.array(z.enum(['skills', 'tasks', 'background', 'teams'])).optional(),
+    /** Teams (with `agentTools: ["teams"]`): how long a protocol request waits for its answer. */
+    team: z.object({ requestTimeoutMs: z.number().int().min(100).max(600_000).optional() }).strict().optional(),
     /** Messages "typed while the agent works", delivered at the safe point before model call `beforeTurn` (2 or more). */
     steering: z
       .array(z.object({ beforeTurn: z.number().int().min(2).max(500), message: z.string().min(1).max(10_000) }).strict())

@@ -19,3 +19,5 @@ export { agentTools, type AgentFeature } from './tools.ts';
 export * from './todos/index.ts';
 export * from './subagents/index.ts';
 export { agentToolPool, type AgentPoolOptions } from './pool.ts';
+// Teams: long-lived teammates with mailboxes, the s10 protocol and autonomous claiming.
+export * as teams from './teams/index.ts';

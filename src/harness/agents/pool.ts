@@ -5,7 +5,9 @@
  * their definition allows it.
  */
 import type { AnyTool } from '../tools/tool.ts';
-import type { Sandbox } from '../ports.ts';
+import type { Clock, IdGen, Sandbox } from '../ports.ts';
+import { teamTools } from './teams/tools.ts';
+import type { Team, TeamRuntime } from './teams/team.ts';
 import { todoWriteTool } from './todos/todo-tool.ts';
 import { agentTool } from './subagents/agent-tool.ts';
 import { loadDefinitions, type DefinitionProblem } from './subagents/definitions.ts';
@@ -16,11 +18,16 @@ export type AgentPoolOptions = {
   /** Fresh instances of the base tools (e.g. `builtinTools`). */
   base: () => AnyTool[];
   runtime: Omit<SubagentRuntime, 'definitions' | 'problems' | 'tools' | 'depth'>;
+  /** Present: the lead also gets the team tools (teammates get the same base tools). */
+  team?: { clock: Clock; ids: IdGen; signal?: AbortSignal } & Pick<TeamRuntime, 'requestTimeoutMs' | 'lockStaleMs' | 'lockRetryMs' | 'maxTurns' | 'workspace'>;
 };
 
-export async function agentToolPool(opts: AgentPoolOptions): Promise<{ tools: AnyTool[]; problems: DefinitionProblem[] }> {
+export async function agentToolPool(opts: AgentPoolOptions): Promise<{ tools: AnyTool[]; problems: DefinitionProblem[]; team?: Team }> {
   const { definitions, problems } = await loadDefinitions(opts.sandbox.fs, opts.sandbox.workdir);
   const childPool = () => [...opts.base(), todoWriteTool()];
   const runtime: SubagentRuntime = { ...opts.runtime, definitions, problems, tools: childPool, depth: 0 };
-  return { tools: [...opts.base(), todoWriteTool(), agentTool(runtime)], problems };
+  const tools = [...opts.base(), todoWriteTool(), agentTool(runtime)];
+  if (!opts.team) return { tools, problems };
+  const team = teamTools({ ...opts.runtime, ...opts.team, sandbox: opts.sandbox, tools: childPool });
+  return { tools: [...tools, ...team.tools], problems, team: team.team };
 }

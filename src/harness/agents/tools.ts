@@ -9,7 +9,8 @@ import type { SkillCatalog } from './skills/catalog.ts';
 import { skillTool } from './skills/skill-tool.ts';
 import { taskTools } from './tasks/tools.ts';
 
-export type AgentFeature = 'skills' | 'tasks' | 'background';
+/** `teams` adds the team tools to the lead (in `pool.ts`, where the run's models are known). */
+export type AgentFeature = 'skills' | 'tasks' | 'background' | 'teams';
 
 /**
  * `base` with the features' tools: `background` swaps `bash` for the one that takes

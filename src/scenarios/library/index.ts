@@ -40,6 +40,11 @@ import toolHiding from './tool-hiding.json';
 import refusal from './refusal.json';
 import promptBlocked from './prompt-blocked.json';
 import reactiveCompact from './reactive-compact.json';
+// teams: teammates, mailboxes, claiming, the protocol
+import teamSplitTasks from './team-split-tasks.json';
+import teamClaimRace from './team-claim-race.json';
+import teamPlanApproval from './team-plan-approval.json';
+import teamShutdown from './team-shutdown.json';
 // extending: custom tools and golden tests
 import customToolLesson from './custom-tool.json';
 import goldenHookRegression from './golden-hook-regression.json';
@@ -94,6 +99,11 @@ export const builtinDocs: ScenarioV1[] = [
   refusal,
   promptBlocked,
   reactiveCompact,
+  // teams
+  teamSplitTasks,
+  teamClaimRace,
+  teamPlanApproval,
+  teamShutdown,
   // extending: custom tools and golden tests
   customToolLesson,
   goldenHookRegression,

@@ -10,6 +10,11 @@ export type AgentInfo = { agentId: string; depth: number; label: string; parent:
 export function agentTree(events: readonly TraceEvent[]): Map<string, AgentInfo> {
   const tree = new Map<string, AgentInfo>([['main', { agentId: 'main', depth: 0, label: 'main', parent: null, startSeqIndex: -1 }]]);
   events.forEach((e, i) => {
+    // A teammate is a lane of its own, one level under the lead (it outlives any one call).
+    if (e.type === 'teammate.spawned') {
+      tree.set(e.teammateAgentId, { agentId: e.teammateAgentId, depth: 1, label: `teammate ${e.name}`, parent: e.agentId, startSeqIndex: i });
+      return;
+    }
     if (e.type !== 'subagent.start') return;
     const parent = tree.get(e.agentId);
     tree.set(e.childAgentId, {

@@ -1,5 +1,6 @@
 /** A compact one-line summary of any event, for the event stream rows. */
 import type { TraceEvent } from '../../harness/index.ts';
+import { summarizeTeamEvent } from '../team/summary.ts';
 import { textOf } from '../../harness/index.ts';
 import { summarizeAgentEvent } from '../agents/summary.ts';
 
@@ -80,7 +81,7 @@ export function summarize(e: TraceEvent): string {
     case 'subagent.stop':
       return `${e.subagentType} ${e.reason} · ${e.turns} turns · ${e.toolUses} tool uses · ${e.usage.input_tokens + e.usage.output_tokens} tok`;
   }
-  return summarizeAgentEvent(e);
+  return summarizeTeamEvent(e) ?? summarizeAgentEvent(e);
 }
 
 /** Colour family of a type badge. */

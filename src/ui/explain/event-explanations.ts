@@ -5,6 +5,7 @@
  */
 import type { EventOf, TraceEventType } from '../../harness/index.ts';
 import type { GlossaryTerm } from './glossary.ts';
+import { TEAM_EVENT_EXPLANATIONS } from './team-explanations.ts';
 
 export type EventExplanation<T extends TraceEventType> = {
   means: string;
@@ -20,6 +21,7 @@ export type EventExplanations = { [T in TraceEventType]: EventExplanation<T> };
 const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `\`${x}\``).join(', ') : 'none');
 
 export const EVENT_EXPLANATIONS: EventExplanations = {
+  ...TEAM_EVENT_EXPLANATIONS,
   'run.start': {
     means: 'A run began: one prompt, sent through the loop until an exit.',
     why: (e) => `You sent a prompt. The run uses ${e.modelClient} (${e.model}) on the ${e.sandbox} sandbox, may call ${list(e.tools)}, and stops after at most ${e.maxTurns} model calls.`,

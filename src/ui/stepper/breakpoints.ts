@@ -13,7 +13,7 @@ export type BreakpointKind = 'event' | 'transition' | 'tool';
 export const TRANSITION_REASONS: readonly string[] = breakpointsSchema.shape.transitions.unwrap().element.options;
 
 /** Event types offered as checkboxes, in loop order; the ones worth stopping at. */
-export const EVENT_KINDS: readonly TraceEventType[] = [
+export const EVENT_KINDS: readonly (TraceEventType | `${string}.*`)[] = [
   'run.start',
   'turn.start',
   'context.assembled',
@@ -40,6 +40,11 @@ export const EVENT_KINDS: readonly TraceEventType[] = [
   'task.updated',
   'background.notification',
   'interrupt.received',
+  // teams: `mailbox.*` stops at every mailbox event (sent, read, a recovered lock)
+  'mailbox.*',
+  'agent.state',
+  'task.claimed',
+  'protocol.timeout',
 ];
 
 /** The tools a scenario runs with (the built-ins' names), offered as checkboxes. */
@@ -47,7 +52,13 @@ export const TOOL_NAMES: readonly string[] = [
   ...['bash', 'read', 'write', 'edit', 'glob', 'grep', 'revert'],
   // agents (opt-in per scenario)
   ...['skill', 'task_create', 'task_list', 'task_get', 'task_update', 'bash_output', 'kill_shell'],
+  ...['spawn_teammate', 'send_message', 'read_inbox'],
 ];
+
+/** Whether an event-type breakpoint names this type: exactly, or as a family (`mailbox.*`). */
+function typeMatches(pattern: string, type: string): boolean {
+  return pattern.endsWith('.*') ? type.startsWith(pattern.slice(0, -1)) : pattern === type;
+}
 
 export const emptyBreakpoints = (): Breakpoints => ({ eventTypes: [], transitions: [], tools: [] });
 
@@ -60,9 +71,10 @@ export type BreakpointHit = { kind: BreakpointKind; value: string; label: string
 
 /** The first breakpoint `event` matches, or null. */
 export function matchBreakpoint(bp: Breakpoints, event: TraceEvent): BreakpointHit | null {
-  if (bp.eventTypes.includes(event.type)) {
+  const byType = bp.eventTypes.find((p) => typeMatches(p, event.type));
+  if (byType) {
     const detail = event.type === 'permission.stage' ? ` (${event.stage})` : event.type === 'compaction.layer' ? ` (${event.layer})` : '';
-    return { kind: 'event', value: event.type, label: `event ${event.type}${detail}` };
+    return { kind: 'event', value: byType, label: `event ${event.type}${detail}` };
   }
   if (event.type === 'transition' && (bp.transitions as string[]).includes(event.reason)) {
     return { kind: 'transition', value: event.reason, label: `transition ${event.reason}` };

@@ -20,7 +20,7 @@ import { childMode, type SubagentRuntime } from './runtime.ts';
 /** Hook events that belong to the session or the main agent, not to a subagent's own loop. */
 const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
 
-function childHooks(hooks: LoopHooks | undefined): LoopHooks | undefined {
+export function childHooks(hooks: LoopHooks | undefined): LoopHooks | undefined {
   if (!hooks) return undefined;
   const config = { ...hooks.config };
   for (const e of MAIN_ONLY_HOOKS) delete config[e];

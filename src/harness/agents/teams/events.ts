@@ -1,0 +1,86 @@
+/**
+ * The trace events of teams (joined into `TraceEvent` in `trace.ts`). A teammate's events carry
+ * its own agent id, so lanes, stepping and breakpoints (`mailbox.*`) work per agent.
+ */
+import type { Task } from '../tasks/graph.ts';
+import type { TeamMessage } from './message.ts';
+import type { TeammateState } from './state.ts';
+
+export type TeamEventBody =
+  | {
+      /** The lead started a long-lived teammate; its prompt is the first message in its mailbox. */
+      type: 'teammate.spawned';
+      name: string;
+      teammateAgentId: string;
+      prompt: string;
+      model: string;
+      tools: string[];
+      /** It claims ready tasks from the board by itself whenever it is idle. */
+      autoClaim: boolean;
+      isolation: 'shared' | 'overlay';
+    }
+  | {
+      /** A teammate's state machine moved (idle → working → waiting → done / shut_down). */
+      type: 'agent.state';
+      name: string;
+      from: TeammateState | 'new';
+      to: TeammateState;
+      why: string;
+      /** The task it works on, when it claimed one. */
+      taskId?: string;
+    }
+  | {
+      /** A message was appended to `to`'s mailbox file under its lock. */
+      type: 'mailbox.sent';
+      message: TeamMessage;
+      path: string;
+      /** Times the sender found the mailbox locked and waited. */
+      lockWaits: number;
+      /** The recipient's unread messages after this one. */
+      unread: number;
+    }
+  | {
+      /** An agent read its unread messages (its cursor moved past them). */
+      type: 'mailbox.read';
+      reader: string;
+      messages: TeamMessage[];
+      path: string;
+      /** Lines of the file that were not messages (kept in the file, reported here). */
+      problems: string[];
+    }
+  | {
+      /** A lock older than its stale limit was moved aside and taken over (its holder presumably died). */
+      type: 'mailbox.lock_recovered';
+      lock: string;
+      heldBy: string;
+      ageMs: number;
+      staleMs: number;
+    }
+  | {
+      /** A request (shutdown, plan) got no answer in time; the requester is told in its mailbox. */
+      type: 'protocol.timeout';
+      requestId: string;
+      request: 'shutdown_request' | 'plan_submission';
+      from: string;
+      to: string;
+      waitedMs: number;
+    }
+  | {
+      /** An idle teammate claimed a ready, unowned task under the board's lock; `contenders` raced for it in the same round. */
+      type: 'task.claimed';
+      taskId: string;
+      subject: string;
+      owner: string;
+      contenders: string[];
+      lockWaits: number;
+      tasks: Task[];
+    }
+  | {
+      /** A gone teammate's in-progress tasks went back to the board after the release timeout. */
+      type: 'task.released';
+      owner: string;
+      taskIds: string[];
+      why: string;
+      /** How long the tasks waited for their owner to come back. */
+      afterMs: number;
+    };

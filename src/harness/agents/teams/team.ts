@@ -1,0 +1,582 @@
+/**
+ * A team: the lead's long-lived teammates, their mailboxes, the open protocol requests and the
+ * scheduler that drives them. A teammate is an `agentLoop` per wake-up over one persistent
+ * history (its own messages, system prompt, tool pool, permission context and read state); between
+ * wake-ups it is idle, and the `Team` keeps it for the lead's later turns.
+ *
+ * Teammates move only while the lead waits for them (`read_inbox`): `pump` pulls one event from
+ * each working teammate in turn and forwards it into the lead's stream, waiting for the consumer
+ * each time, so Step walks every agent one event at a time and a replay is deterministic.
+ * Between rounds it wakes idle teammates with mail, lets idle auto-claimers race for ready tasks,
+ * and when nothing can move it lets the Clock run towards the nearest request deadline.
+ */
+import { agentLoop } from '../../loop/agent-loop.ts';
+import { withUserContent } from '../../loop/history.ts';
+import type { LoopDeps, LoopInput, RunResult } from '../../loop/types.ts';
+import type { Message } from '../../messages.ts';
+import type { Clock, IdGen, ModelClient, Sandbox } from '../../ports.ts';
+import { FileState } from '../../tools/file-state.ts';
+import type { AnyTool } from '../../tools/tool.ts';
+import type { TraceEvent, TraceEventBody } from '../../trace.ts';
+import { childHooks } from '../subagents/run-child.ts';
+import type { SubagentRuntime } from '../subagents/runtime.ts';
+import { taskTools } from '../tasks/tools.ts';
+import { claimNextTask, releaseTasksOf } from './claim.ts';
+import { DEFAULT_LOCK_RETRY_MS, DEFAULT_LOCK_STALE_MS, type LockOptions } from './lock.ts';
+import { allMessages, appendMessage, inboxPath, takeUnread, unreadMessages } from './mailbox.ts';
+import { isRequest, LEAD, messageLine, RESPONSE_OF, type MessageType, type TeamMessage } from './message.ts';
+import { canMove, isFinal, type TeammateState } from './state.ts';
+import type { TeamTransport, TeamWire } from './transport.ts';
+import type { TeammateIsolation, WorkspaceFactory } from './workspace.ts';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_TEAMMATE_MAX_TURNS = 20;
+/** How long a gone teammate's claimed tasks wait for it before they return to the board. */
+export const DEFAULT_RELEASE_AFTER_MS = 30_000;
+
+export type TeamRuntime = Pick<SubagentRuntime, 'modelFor' | 'modelId' | 'maxTokens' | 'permissions' | 'prompt' | 'sessionGrants' | 'hooks' | 'summarize' | 'context'> & {
+  sandbox: Sandbox;
+  clock: Clock;
+  ids: IdGen;
+  /** Fresh base tools for one teammate (the team tools are added to them). */
+  tools: () => AnyTool[];
+  /** Builds teammate tools over this team (set by `teamTools`, kept here so the Team needs no import cycle). */
+  teammateTools?: (team: Team, name: string) => AnyTool[];
+  requestTimeoutMs?: number;
+  lockStaleMs?: number;
+  lockRetryMs?: number;
+  maxTurns?: number;
+  /** How long a gone teammate's claimed tasks wait before they return to the board. */
+  releaseAfterMs?: number;
+  /** False in a tab that only hosts teammates (the lead lives in another tab). Default true. */
+  hostsLead?: boolean;
+  /** Plugs isolated workspaces in (issue 13 §3); absent: every teammate shares the lead's sandbox. */
+  workspace?: WorkspaceFactory;
+  signal?: AbortSignal;
+};
+
+export type OpenRequest = { id: string; type: 'shutdown_request' | 'plan_submission'; from: string; to: string; sentAt: number; deadline: number };
+
+export type Teammate = {
+  name: string;
+  agentId: string;
+  state: TeammateState;
+  taskId?: string;
+  history: Message[];
+  system: string;
+  tools: AnyTool[];
+  model: ModelClient;
+  sandbox: Sandbox;
+  files: FileState;
+  autoClaim: boolean;
+  /** The loop of its current wake-up, while working. */
+  loop?: AsyncGenerator<TraceEvent, RunResult>;
+  /** Unhooks the current wake-up's own signal from `abort` (each wake-up gets a fresh one, so listeners do not pile up). */
+  unhook?: () => void;
+  abort: AbortController;
+  /** It approved a shutdown: it stops when this wake-up ends. */
+  stopping: boolean;
+  /** Its tab is gone: its loop is being drained and no state follows but `gone`. */
+  leaving?: boolean;
+  /** It runs in another tab: this team only mirrors its state and forwards its mail. */
+  remoteTab?: string;
+  seq: number;
+  toolUses: number;
+};
+
+export type Sink = (event: TraceEvent | TraceEventBody) => Promise<void>;
+
+export type SpawnRequest = { name: string; prompt: string; autoClaim?: boolean; isolation?: TeammateIsolation; system?: string };
+
+const NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+function teammateSystem(name: string, members: string[]): string {
+  return `You are ${name}, a teammate in a team led by ${LEAD}. Other members: ${members.filter((m) => m !== name).join(', ') || '(none yet)'}.
+Messages reach you as user turns; answer with send_message (to: the sender). When you finish a claimed task, mark it completed with task_update. Protocol: answer a shutdown_request with a shutdown_response (approve true to stop after this turn); before risky changes send a plan_submission to ${LEAD} and wait for its plan_response. End your turn when you have nothing left to do.`;
+}
+
+export class Team {
+  readonly members = new Map<string, Teammate>();
+  readonly requests = new Map<string, OpenRequest>();
+  /** Lock waits and messages so far (the bench reads them). */
+  readonly stats = { lockWaits: 0, messages: 0, recoveredLocks: 0, claims: 0 };
+  private readonly seqOf = new Map<string, number>();
+  /** Team-local numbering (`req-1`, `msg-1`): the same in every replay, whatever the run's IdGen. */
+  private readonly counters = { req: 0, msg: 0 };
+  private nextId(kind: 'req' | 'msg'): string {
+    return `${kind}-${this.wire ? `${this.wire.tab}-` : ''}${++this.counters[kind]}`;
+  }
+  private wire?: { transport: TeamTransport; tab: string; off: () => void };
+  private readonly inbound: TeamWire[] = [];
+  private onInbound?: () => void;
+
+  /** Connects this team to teammates in other tabs (ids get the tab as a prefix, so they stay unique). */
+  attachTransport(transport: TeamTransport, tab: string): void {
+    const off = transport.listen((w) => {
+      this.inbound.push(w);
+      this.onInbound?.();
+    });
+    this.wire = { transport, tab, off };
+  }
+
+  /** Says goodbye for every teammate of this tab and disconnects (a tab's `pagehide`). */
+  detachTransport(): void {
+    if (!this.wire) return;
+    for (const m of this.members.values()) if (!m.remoteTab && !isFinal(m.state)) this.wire.transport.post({ kind: 'bye', tab: this.wire.tab, name: m.name });
+    this.wire.off();
+    this.wire.transport.close();
+    delete this.wire;
+  }
+
+  /** Resolves when a note from another tab is waiting (or `signal` fires). */
+  waitForWire(signal?: AbortSignal): Promise<void> {
+    if (this.inbound.length > 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        delete this.onInbound;
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.onInbound = done;
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private isLocal(name: string): boolean {
+    if (name === LEAD) return this.runtime.hostsLead !== false;
+    const m = this.members.get(name);
+    return m !== undefined && m.remoteTab === undefined;
+  }
+
+  private remoteAlive(): boolean {
+    return [...this.members.values()].some((m) => m.remoteTab !== undefined && !isFinal(m.state));
+  }
+
+  /** Notes from other tabs, applied in order: mail is appended to this tab's files first. */
+  private async drainWire(sink: Sink): Promise<boolean> {
+    let any = false;
+    while (this.inbound.length > 0) {
+      const w = this.inbound.shift()!;
+      any = true;
+      if (w.kind === 'message') {
+        if (!this.isLocal(w.message.to)) continue;
+        const known = (await allMessages(this.runtime.sandbox.fs, this.workdir, w.message.to)).some((x) => x.id === w.message.id);
+        if (known) continue;
+        const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, w.message, this.lockOptions(w.message.from, sink));
+        this.record(w.message, false);
+        const from = this.members.get(w.message.from);
+        await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message: w.message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+      } else if (w.kind === 'hello') {
+        if (this.members.has(w.name)) continue;
+        this.members.set(w.name, this.remoteMember(w.name, w.tab));
+        await sink(this.stampFor(`teammate-${w.name}`, { type: 'agent.state', name: w.name, from: 'new', to: w.state, why: `it runs in another tab (${w.tab})` }));
+      } else if (w.kind === 'state') {
+        const m = this.members.get(w.name);
+        if (m?.remoteTab) await this.move(m, w.to, `${w.why} (in tab ${w.tab})`, sink);
+      } else {
+        const m = this.members.get(w.name);
+        if (m?.remoteTab && !isFinal(m.state)) await this.markGone(w.name, sink, `its tab (${w.tab}) closed`);
+      }
+    }
+    return any;
+  }
+
+  private remoteMember(name: string, tab: string): Teammate {
+    return {
+      name,
+      agentId: `teammate-${name}`,
+      state: 'idle',
+      history: [],
+      system: '',
+      tools: [],
+      model: { name: 'remote', stream: async function* () {} } as unknown as ModelClient,
+      sandbox: this.runtime.sandbox,
+      files: new FileState(),
+      autoClaim: false,
+      abort: new AbortController(),
+      stopping: false,
+      seq: 0,
+      toolUses: 0,
+      remoteTab: tab,
+    };
+  }
+
+  constructor(readonly runtime: TeamRuntime) {}
+
+  get workdir(): string {
+    return this.runtime.sandbox.workdir;
+  }
+
+  lockOptions(holder: string, sink?: Sink, agentId?: string): LockOptions {
+    return {
+      clock: this.runtime.clock,
+      holder,
+      staleMs: this.runtime.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
+      retryMs: this.runtime.lockRetryMs ?? DEFAULT_LOCK_RETRY_MS,
+      uniq: () => this.runtime.ids.next('stale'),
+      onRecovered: async (info) => {
+        this.stats.recoveredLocks++;
+        await sink?.(this.stampFor(agentId, { type: 'mailbox.lock_recovered', ...info }));
+      },
+    };
+  }
+
+  /** Who an agent id is in the team (`main` is the lead). */
+  nameOf(agentId: string): string {
+    if (agentId === 'main') return LEAD;
+    for (const m of this.members.values()) if (m.agentId === agentId) return m.name;
+    return agentId;
+  }
+
+  isMember(name: string): boolean {
+    return name === LEAD || this.members.has(name);
+  }
+
+  /** An event of `agentId` made outside its loop (the scheduler's): stamped in that agent's own sequence. */
+  private stampFor(agentId: string | undefined, body: TraceEventBody): TraceEvent | TraceEventBody {
+    if (!agentId || agentId === 'main') return body;
+    const m = [...this.members.values()].find((x) => x.agentId === agentId);
+    const seq = m ? ++m.seq : (this.seqOf.set(agentId, (this.seqOf.get(agentId) ?? 0) + 1), this.seqOf.get(agentId)!);
+    return { ...body, seq, ts: this.runtime.clock.now(), agentId, turn: 0 } as TraceEvent;
+  }
+
+  private async move(m: Teammate, to: TeammateState, why: string, sink: Sink): Promise<void> {
+    if (m.state === to || !canMove(m.state, to)) return;
+    const from = m.state;
+    m.state = to;
+    if (to !== 'working' && to !== 'waiting') delete m.taskId;
+    await sink(this.stampFor(m.agentId, { type: 'agent.state', name: m.name, from, to, why, ...(m.taskId ? { taskId: m.taskId } : {}) }));
+    if (!m.remoteTab) this.wire?.transport.post({ kind: 'state', tab: this.wire.tab, name: m.name, to, why });
+  }
+
+  async spawn(req: SpawnRequest, sink: Sink): Promise<{ ok: true; teammate: Teammate } | { ok: false; message: string }> {
+    if (!NAME.test(req.name) || req.name === LEAD) return { ok: false, message: `"${req.name}" is not a teammate name: use lowercase letters, digits and dashes (not "${LEAD}").` };
+    if (this.members.has(req.name)) return { ok: false, message: `A teammate named ${req.name} already exists (state: ${this.members.get(req.name)!.state}). Send it a message instead.` };
+    const isolation = req.isolation ?? 'shared';
+    if (isolation === 'overlay' && !this.runtime.workspace) return { ok: false, message: 'Isolated workspaces (isolation: "overlay") are not available in this build; spawn the teammate with isolation "shared".' };
+    const agentId = `teammate-${req.name}`;
+    const model = this.runtime.modelFor({ agentId, description: req.name, subagentType: 'teammate' });
+    if ('error' in model) return { ok: false, message: `The teammate ${req.name} could not start: ${model.error}` };
+    const sandbox = isolation === 'overlay' ? await this.runtime.workspace!({ name: req.name, agentId, base: this.runtime.sandbox }) : this.runtime.sandbox;
+    const abort = new AbortController();
+    this.runtime.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    const base = this.runtime.tools();
+    const withTasks = base.some((t) => t.name === 'task_update') ? base : [...base, ...taskTools()];
+    const names = [LEAD, ...this.members.keys(), req.name];
+    const m: Teammate = {
+      name: req.name,
+      agentId,
+      state: 'idle',
+      history: [],
+      system: req.system ?? teammateSystem(req.name, names),
+      tools: [...withTasks, ...(this.runtime.teammateTools?.(this, req.name) ?? [])],
+      model,
+      sandbox,
+      files: new FileState(),
+      autoClaim: req.autoClaim ?? false,
+      abort,
+      stopping: false,
+      seq: 0,
+      toolUses: 0,
+    };
+    this.members.set(req.name, m);
+    await sink({ type: 'teammate.spawned', name: req.name, teammateAgentId: agentId, prompt: req.prompt, model: this.runtime.modelId, tools: m.tools.map((t) => t.name), autoClaim: m.autoClaim, isolation });
+    await sink(this.stampFor(agentId, { type: 'agent.state', name: req.name, from: 'new', to: 'idle', why: 'spawned' }));
+    this.wire?.transport.post({ kind: 'hello', tab: this.wire.tab, name: req.name, state: 'idle' });
+    await this.send({ from: LEAD, to: req.name, type: 'message', body: req.prompt }, sink, 'main');
+    return { ok: true, teammate: m };
+  }
+
+  /**
+   * Sends one message through the protocol's rules; a refusal is a sentence for the model.
+   * `senderAgentId` stamps the events when the sender is not the agent whose stream `sink` is.
+   */
+  async send(
+    msg: { from: string; to: string; type: MessageType; body: string; requestId?: string; approve?: boolean },
+    sink: Sink,
+    senderAgentId?: string,
+  ): Promise<{ ok: true; message: TeamMessage } | { ok: false; message: string }> {
+    const problem = this.protocolProblem(msg);
+    if (problem) return { ok: false, message: problem };
+    const now = this.runtime.clock.now();
+    const requestId = isRequest(msg.type) ? this.nextId('req') : msg.requestId;
+    const message: TeamMessage = {
+      id: this.nextId('msg'),
+      from: msg.from,
+      to: msg.to,
+      type: msg.type,
+      ...(requestId ? { requestId } : {}),
+      ...(msg.approve !== undefined ? { approve: msg.approve } : {}),
+      body: msg.body,
+      ts: now,
+    };
+    const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, message, this.lockOptions(msg.from, sink, senderAgentId));
+    this.stats.lockWaits += sent.waits;
+    this.stats.messages++;
+    this.record(message, true);
+    this.wire?.transport.post({ kind: 'message', tab: this.wire.tab, message });
+    await sink(this.stampFor(senderAgentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+    return { ok: true, message };
+  }
+
+  /** The protocol's bookkeeping for a message sent here or arrived from another tab (whose sender owns the timeout). */
+  private record(message: TeamMessage, ownsTimeout: boolean): void {
+    const now = this.runtime.clock.now();
+    if (isRequest(message.type) && message.requestId) {
+      const deadline = ownsTimeout ? now + (this.runtime.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) : Number.POSITIVE_INFINITY;
+      this.requests.set(message.requestId, { id: message.requestId, type: message.type as OpenRequest['type'], from: message.from, to: message.to, sentAt: now, deadline });
+    } else if (message.requestId && message.type !== 'request_timeout') {
+      this.requests.delete(message.requestId);
+      if (message.type === 'shutdown_response' && message.approve) {
+        const m = this.members.get(message.from);
+        if (m) m.stopping = true;
+      }
+    } else if (message.requestId) {
+      this.requests.delete(message.requestId);
+    }
+  }
+
+  private protocolProblem(msg: { from: string; to: string; type: MessageType; requestId?: string; approve?: boolean }): string | null {
+    if (!this.isMember(msg.to)) return `There is no teammate ${msg.to}. The team: ${[LEAD, ...this.members.keys()].join(', ')}.`;
+    if (msg.to === msg.from) return 'You cannot send a message to yourself.';
+    const target = this.members.get(msg.to);
+    if (target && isFinal(target.state)) return `${msg.to} has ${target.state === 'gone' ? 'gone' : 'shut down'}; it reads no more messages.`;
+    if (msg.type === 'request_timeout') return 'request_timeout messages come from the team, not from an agent.';
+    if (msg.type === 'shutdown_request' && msg.from !== LEAD) return `Only ${LEAD} asks a teammate to shut down.`;
+    if (msg.type === 'plan_submission' && msg.to !== LEAD) return `Plans go to ${LEAD} for approval.`;
+    if (isRequest(msg.type)) {
+      // s10: an agent waiting for an answer sends no second request (the lead: none to the same teammate).
+      const open = [...this.requests.values()].find((r) => r.from === msg.from && (msg.from !== LEAD || r.to === msg.to));
+      if (open) return `You are still waiting for the answer to ${open.id} (${open.type} to ${open.to}); wait for it (read_inbox) before sending another request.`;
+      return null;
+    }
+    if (msg.type === 'shutdown_response' || msg.type === 'plan_response') {
+      if (!msg.requestId) return `A ${msg.type} needs request_id: the id of the request it answers.`;
+      if (msg.approve === undefined) return `A ${msg.type} needs approve: true or false.`;
+      const req = this.requests.get(msg.requestId);
+      if (!req) return `There is no open request ${msg.requestId} (it was answered, timed out, or never sent).`;
+      if (req.to !== msg.from || req.from !== msg.to || RESPONSE_OF[req.type] !== msg.type) return `${msg.requestId} is a ${req.type} from ${req.from} to ${req.to}; it is answered by ${req.to} with a ${RESPONSE_OF[req.type]} to ${req.from}.`;
+    }
+    return null;
+  }
+
+  /** Takes an agent's unread mail (cursor moves) and reports it. */
+  async read(name: string, sink: Sink, agentId?: string): Promise<TeamMessage[]> {
+    const { messages, waits, problems } = await takeUnread(this.runtime.sandbox.fs, this.workdir, name, this.lockOptions(name, sink, agentId));
+    this.stats.lockWaits += waits;
+    if (messages.length > 0 || problems.length > 0) {
+      await sink(this.stampFor(agentId, { type: 'mailbox.read', reader: name, messages, path: inboxPath(this.workdir, name).slice(this.workdir.length + 1), problems }));
+    }
+    return messages;
+  }
+
+  private async wake(m: Teammate, text: string, why: string, sink: Sink): Promise<void> {
+    const input: LoopInput = {
+      messages: withUserContent(m.history, [{ type: 'text', text }]),
+      system: m.system,
+      tools: m.tools,
+      model: this.runtime.modelId,
+      maxTokens: this.runtime.maxTokens,
+      maxTurns: this.runtime.maxTurns ?? DEFAULT_TEAMMATE_MAX_TURNS,
+      cwd: m.sandbox.workdir,
+      signal: this.wakeSignal(m),
+      permissions: this.runtime.permissions,
+      ...(this.runtime.context ? { context: this.runtime.context } : {}),
+    };
+    const hooks = childHooks(this.runtime.hooks);
+    const prompt = this.runtime.prompt;
+    const deps: LoopDeps = {
+      model: m.model,
+      sandbox: m.sandbox,
+      clock: this.runtime.clock,
+      ids: this.runtime.ids,
+      agentId: m.agentId,
+      files: m.files,
+      ...(hooks ? { hooks } : {}),
+      ...(prompt ? { prompt: (r) => prompt({ ...r, agent: { id: m.agentId, label: `teammate ${m.name}` } }) } : {}),
+      ...(this.runtime.sessionGrants ? { sessionGrants: this.runtime.sessionGrants } : {}),
+      ...(this.runtime.summarize ? { summarize: this.runtime.summarize } : {}),
+    };
+    m.loop = agentLoop(input, deps);
+    await this.move(m, 'working', why, sink);
+  }
+
+  private wakeSignal(m: Teammate): AbortSignal {
+    const run = new AbortController();
+    if (m.abort.signal.aborted) run.abort();
+    const onAbort = () => run.abort();
+    m.abort.signal.addEventListener('abort', onAbort, { once: true });
+    m.unhook = () => m.abort.signal.removeEventListener('abort', onAbort);
+    return run.signal;
+  }
+
+  private async finish(m: Teammate, result: RunResult, sink: Sink): Promise<void> {
+    delete m.loop;
+    m.unhook?.();
+    delete m.unhook;
+    m.history = result.messages;
+    // Going away: markGone moves it to `gone` itself.
+    if (m.leaving) return;
+    if (m.stopping || result.reason === 'aborted') return this.move(m, 'shut_down', m.stopping ? 'it approved the shutdown request' : 'the team was stopped', sink);
+    if (result.reason !== 'completed') return this.move(m, 'done', `its loop ended: ${result.reason}`, sink);
+    const waitingFor = [...this.requests.values()].find((r) => r.from === m.name);
+    if (waitingFor) return this.move(m, 'waiting', `waiting for the answer to ${waitingFor.id} (${waitingFor.type})`, sink);
+    return this.move(m, 'idle', 'its turn ended', sink);
+  }
+
+  /** One event of a working teammate, forwarded; false when it had none (its loop just ended). */
+  private async stepOne(m: Teammate, sink: Sink): Promise<boolean> {
+    const step = await m.loop!.next();
+    if (step.done) {
+      await this.finish(m, step.value, sink);
+      return true;
+    }
+    const e = step.value;
+    if (e.agentId === m.agentId && e.type === 'tool.started') m.toolUses++;
+    await sink(e.agentId === m.agentId ? { ...e, seq: ++m.seq } : e);
+    return false;
+  }
+
+  /** Idle (or done / waiting) teammates with mail wake up with it. */
+  private async deliverMail(sink: Sink): Promise<boolean> {
+    let woke = false;
+    for (const m of this.members.values()) {
+      if (m.loop || m.remoteTab || isFinal(m.state)) continue;
+      const pending = await unreadMessages(this.runtime.sandbox.fs, this.workdir, m.name);
+      if (pending.length === 0) continue;
+      const messages = await this.read(m.name, sink, m.agentId);
+      if (messages.length === 0) continue;
+      await this.wake(m, messages.map(messageLine).join('\n'), `mail from ${[...new Set(messages.map((x) => x.from))].join(', ')}`, sink);
+      woke = true;
+    }
+    return woke;
+  }
+
+  /** Idle auto-claimers race for ready tasks; the board's lock gives each task one owner. */
+  private async claimRound(sink: Sink): Promise<boolean> {
+    const claimers = [...this.members.values()].filter((m) => !m.loop && !m.remoteTab && m.autoClaim && (m.state === 'idle' || m.state === 'done'));
+    if (claimers.length === 0) return false;
+    const results = await Promise.all(
+      claimers.map(async (m) => ({ m, r: await claimNextTask(this.runtime.sandbox.fs, this.workdir, m.name, this.lockOptions(m.name, sink, m.agentId)) })),
+    );
+    let any = false;
+    const contenders = claimers.map((m) => m.name);
+    for (const { m, r } of results) {
+      this.stats.lockWaits += r.waits;
+      if (r.task) {
+        any = true;
+        this.stats.claims++;
+        m.taskId = r.task.id;
+        await sink(this.stampFor(m.agentId, { type: 'task.claimed', taskId: r.task.id, subject: r.task.subject, owner: m.name, contenders, lockWaits: r.waits, tasks: r.tasks }));
+        const desc = r.task.description ? `\n${r.task.description}` : '';
+        await this.wake(m, `You claimed task #${r.task.id}: ${r.task.subject}${desc}\nDo it, then mark it completed with task_update.`, `claimed task #${r.task.id}`, sink);
+      } else if (r.allDone && m.state === 'idle') {
+        await this.move(m, 'done', 'every task on the board is completed', sink);
+      }
+    }
+    return any;
+  }
+
+  /** Requests past their deadline: the requester gets a `request_timeout` message. */
+  private async expire(sink: Sink): Promise<boolean> {
+    const now = this.runtime.clock.now();
+    let any = false;
+    for (const r of [...this.requests.values()]) {
+      if (r.deadline > now) continue;
+      this.requests.delete(r.id);
+      any = true;
+      const from = this.members.get(r.from);
+      await sink(this.stampFor(from?.agentId, { type: 'protocol.timeout', requestId: r.id, request: r.type, from: r.from, to: r.to, waitedMs: now - r.sentAt }));
+      const message: TeamMessage = { id: this.nextId('msg'), from: 'team', to: r.from, type: 'request_timeout', requestId: r.id, body: `Nobody answered ${r.id} (${r.type} to ${r.to}) within ${now - r.sentAt} ms. Decide without the answer.`, ts: now };
+      const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, message, this.lockOptions('team', sink));
+      await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+    }
+    return any;
+  }
+
+  /**
+   * Drives the team until `until()` holds (checked between rounds) or nothing can move: every
+   * teammate idle, waiting, done or shut down, no mail, no claimable task and no open request.
+   */
+  async pump(sink: Sink, until: () => Promise<boolean>, signal?: AbortSignal): Promise<'until' | 'quiet' | 'aborted'> {
+    // The lead is woken only at a teammate's turn boundary (a wake-up ended), never between two
+    // tool calls of one teammate's reply: so a request is answered after its sender's turn.
+    let boundary = true;
+    for (;;) {
+      if (signal?.aborted) return 'aborted';
+      if (boundary && (await until())) {
+        // A teammate that approved its shutdown finishes its turn first, so the lead sees it stopped.
+        const winding = [...this.members.values()].filter((m) => m.stopping && m.loop);
+        if (winding.length === 0) return 'until';
+        for (const m of winding) await this.stepOne(m, sink);
+        continue;
+      }
+      boundary = false;
+      let moved = await this.drainWire(sink);
+      if (moved) boundary = true;
+      moved = (await this.deliverMail(sink)) || moved;
+      moved = (await this.claimRound(sink)) || moved;
+      for (const m of this.members.values()) {
+        if (!m.loop) continue;
+        if (await this.stepOne(m, sink)) boundary = true;
+        moved = true;
+      }
+      if (moved) continue;
+      boundary = true;
+      if (await until()) continue;
+      const timed = [...this.requests.values()].some((r) => Number.isFinite(r.deadline));
+      // Teammates in other tabs may still answer: wait for their next note (not for time).
+      if (this.remoteAlive() && !timed) {
+        await this.waitForWire(signal);
+        continue;
+      }
+      if (!timed) return 'quiet';
+      if (await this.expire(sink)) continue;
+      // Nothing can move but a request is open: let time run to its deadline (the Clock port's sleep).
+      const next = Math.min(...[...this.requests.values()].map((r) => r.deadline).filter(Number.isFinite));
+      try {
+        const sleep = this.runtime.clock.sleep(Math.max(1, next - this.runtime.clock.now()), signal);
+        // A teammate in another tab may answer before the deadline: whichever comes first.
+        await (this.remoteAlive() ? Promise.race([sleep, this.waitForWire(signal)]) : sleep);
+      } catch {
+        return 'aborted';
+      }
+    }
+  }
+
+  /**
+   * Stops every teammate now, work in flight or not: each loop is aborted and drained, so it
+   * closes its transcript (every tool_use answered) and its last events reach `sink`.
+   */
+  async stop(sink: Sink, why = 'the team was stopped'): Promise<void> {
+    for (const m of this.members.values()) {
+      if (isFinal(m.state)) continue;
+      m.abort.abort();
+      while (m.loop) await this.stepOne(m, sink);
+      await this.move(m, 'shut_down', why, sink);
+    }
+  }
+
+  /**
+   * A teammate went away (its tab closed, its transport lost): it is `gone`, its loop is stopped
+   * (transcript closed), and after `afterMs` on the Clock its in-progress tasks return to the board.
+   */
+  async markGone(name: string, sink: Sink, why = 'its tab closed', afterMs = this.runtime.releaseAfterMs ?? DEFAULT_RELEASE_AFTER_MS): Promise<string[]> {
+    const m = this.members.get(name);
+    if (!m || isFinal(m.state)) return [];
+    m.leaving = true;
+    m.abort.abort();
+    while (m.loop) await this.stepOne(m, sink);
+    await this.move(m, 'gone', why, sink);
+    for (const r of [...this.requests.values()]) if (r.from === name || r.to === name) this.requests.delete(r.id);
+    await this.runtime.clock.sleep(afterMs, this.runtime.signal);
+    const released = await releaseTasksOf(this.runtime.sandbox.fs, this.workdir, name, this.lockOptions('team', sink));
+    if (released.length > 0) await sink(this.stampFor(m.agentId, { type: 'task.released', owner: name, taskIds: released.map((t) => t.id), why, afterMs }));
+    return released.map((t) => t.id);
+  }
+
+  summary(): string {
+    if (this.members.size === 0) return 'No teammates yet.';
+    return [...this.members.values()].map((m) => `${m.name}: ${m.state}${m.taskId ? ` (task #${m.taskId})` : ''}`).join(', ');
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The explanations of the teams layer's events (`src/harness/agents/teams/`), spread into
+ * `EVENT_EXPLANATIONS`: a teammate, its state machine, mailboxes and their locks, the protocol's
+ * timeouts, and claiming from the board.
+ */
+import type { TeamEventBody } from '../../harness/agents/teams/events.ts';
+import type { EventExplanations } from './event-explanations.ts';
+
+type TeamEventType = TeamEventBody['type'];
+
+export const TEAM_EVENT_EXPLANATIONS: Pick<EventExplanations, TeamEventType> = {
+  'teammate.spawned': {
+    means: 'The lead started a teammate: a long-lived agent with its own conversation, system prompt, tools and permissions. Unlike a subagent it does not end after one answer; it idles and wakes on mail.',
+    why: (e) => `\`${e.name}\` runs as \`${e.teammateAgentId}\` with ${e.tools.length} tools${e.autoClaim ? ', claiming ready tasks from the board by itself' : ''}, in the ${e.isolation} workspace. Its first message (the prompt) is already in \`.team/inbox/${e.name}.jsonl\`.`,
+    otherwise: 'A one-shot subagent would forget everything after its answer; a teammate keeps its history across the lead’s turns.',
+    lesson: 'team-split-tasks',
+    terms: ['subagent'],
+  },
+  'agent.state': {
+    means: 'A teammate’s state machine moved: idle → working (mail or a claimed task woke it) → idle, waiting (it sent a request), done or shut down.',
+    why: (e) => `\`${e.name}\`: ${e.from} → ${e.to} because ${e.why}${e.taskId ? ` (task #${e.taskId})` : ''}.`,
+    otherwise: 'Without explicit states an agent could send a second request while waiting for the first, or be given work after it stopped.',
+    lesson: 'team-split-tasks',
+    terms: [],
+  },
+  'mailbox.sent': {
+    means: 'A message was appended, as one JSON line, to the recipient’s mailbox file under an atomic-mkdir lock.',
+    why: (e) => `${e.message.from} → ${e.message.to}${e.message.type !== 'message' ? ` (${e.message.type}${e.message.requestId ? `, ${e.message.requestId}` : ''})` : ''}, into \`${e.path}\`; the sender waited for the lock ${e.lockWaits} time(s); ${e.message.to} now has ${e.unread} unread.`,
+    otherwise: 'Two writers appending without the lock can both read the old file and each write it back with only their own line: one message is lost.',
+    lesson: 'team-split-tasks',
+    terms: [],
+  },
+  'mailbox.read': {
+    means: 'An agent took its unread messages: its read cursor moved past them. The file keeps every line.',
+    why: (e) => `${e.reader} read ${e.messages.length} message(s) from \`${e.path}\`${e.problems.length ? `; ${e.problems.length} line(s) were not messages` : ''}.`,
+    otherwise: 'Without a cursor a reader would see the same message twice, or a message could be dropped when the file is rewritten.',
+    lesson: 'team-split-tasks',
+    terms: [],
+  },
+  'mailbox.lock_recovered': {
+    means: 'A lock was older than its stale limit — its holder presumably died mid-write — so it was moved aside (an atomic rename) and taken over.',
+    why: (e) => `\`${e.lock}\`, held by ${e.heldBy}, was ${e.ageMs} ms old (limit ${e.staleMs} ms).`,
+    otherwise: 'A lock left behind by a crashed agent or a closed tab would block every writer forever.',
+    lesson: 'team-claim-race',
+    terms: [],
+  },
+  'protocol.timeout': {
+    means: 'A protocol request (shutdown, plan) got no answer in time. The requester is told in its mailbox instead of waiting for ever.',
+    why: (e) => `${e.from}’s ${e.request} ${e.requestId} to ${e.to} waited ${e.waitedMs} ms.`,
+    otherwise: 'An unanswered request would hang the requester — the classic deadlock of agents waiting on each other.',
+    lesson: 'team-shutdown',
+    terms: [],
+  },
+  'task.claimed': {
+    means: 'An idle teammate claimed a ready, unowned task from the board. The read-decide-write ran under the board’s lock file, so one task never has two owners.',
+    why: (e) => `${e.owner} took #${e.taskId} “${e.subject}”${e.contenders.length > 1 ? `; ${e.contenders.join(', ')} raced in the same round` : ''}; it waited ${e.lockWaits} time(s) for the lock.`,
+    otherwise: 'Two agents reading the board at once would both see the task free, both take it and both do it (or clobber each other’s files).',
+    lesson: 'team-claim-race',
+    terms: [],
+  },
+  'task.released': {
+    means: 'A teammate went away (its tab closed) still owning tasks in progress; after the release timeout they went back to the board, unowned, for others to claim.',
+    why: (e) => `${e.owner} ${e.why}; after ${e.afterMs} ms ${e.taskIds.map((t) => `#${t}`).join(', ')} returned to the board.`,
+    otherwise: 'Tasks owned by an agent that no longer exists would never be finished, and nobody else may claim them.',
+    lesson: 'team-claim-race',
+    terms: [],
+  },
+};

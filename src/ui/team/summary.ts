@@ -1,0 +1,30 @@
+/** One-line summaries of the teams layer's events, for the event stream rows. */
+import type { TraceEvent } from '../../harness/index.ts';
+
+const clip = (s: string, n: number) => {
+  const t = s.replace(/\s+/g, ' ');
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+};
+
+export function summarizeTeamEvent(e: TraceEvent): string | null {
+  switch (e.type) {
+    case 'teammate.spawned':
+      return `${e.name} → ${e.teammateAgentId} · ${e.tools.length} tools${e.autoClaim ? ' · claims tasks' : ''} · ${e.isolation}`;
+    case 'agent.state':
+      return `${e.name}: ${e.from} → ${e.to} · ${clip(e.why, 60)}`;
+    case 'mailbox.sent':
+      return `${e.message.from} → ${e.message.to}${e.message.type !== 'message' ? ` ${e.message.type}` : ''}${e.message.requestId ? ` ${e.message.requestId}` : ''} · ${clip(e.message.body, 50)}${e.lockWaits ? ` · waited ${e.lockWaits}×` : ''}`;
+    case 'mailbox.read':
+      return `${e.reader} read ${e.messages.length} message(s)${e.problems.length ? ` · ${e.problems.length} bad line(s)` : ''}`;
+    case 'mailbox.lock_recovered':
+      return `stale lock ${e.lock.split('/').slice(-1)[0]} of ${e.heldBy} (${e.ageMs} ms old) taken over`;
+    case 'protocol.timeout':
+      return `${e.requestId} ${e.request} ${e.from} → ${e.to} unanswered after ${e.waitedMs} ms`;
+    case 'task.claimed':
+      return `#${e.taskId} ${clip(e.subject, 40)} → ${e.owner}${e.contenders.length > 1 ? ` · raced: ${e.contenders.join(', ')}` : ''}`;
+    case 'task.released':
+      return `${e.owner} ${e.why} · ${e.taskIds.map((t) => `#${t}`).join(', ')} back on the board after ${e.afterMs} ms`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Teams in the browser: the Team tab appears once a run has teammates and draws one lane per agent
+ * (state, task, unread mail) with the messages as arrows, axe-clean in both themes; a `mailbox.*`
+ * breakpoint stops at mailbox events of any agent, and Step walks teammates' events one at a time.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { expect, test } from './browser.ts';
+import { openApp, rows, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { continueToNext } from './stepper-app.ts';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
+  // The app's CSP refuses inline scripts; code evaluated through the DevTools protocol is exempt.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+}
+
+const lanes = (page: Page) => page.getByTestId('team-view').getByTestId('team-lane');
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the Team tab draws a lane per agent and the messages between them, axe-clean (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openApp(page);
+    await selectScenario(page, 'fix-a-bug');
+    expect(await page.getByTestId('tab-team').count()).toBe(0);
+
+    await selectScenario(page, 'team-split-tasks');
+    await page.getByTestId('btn-run').click();
+    await waitForStatus(page, 'done');
+    await page.getByTestId('tab-team').click();
+    await expect.poll(() => lanes(page).count()).toBe(3);
+    expect(await lanes(page).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-name')}:${e.getAttribute('data-state')}`))).toEqual(['lead:lead', 'alice:done', 'bob:done']);
+    expect(await page.getByTestId('team-arrow').count()).toBe(5);
+    expect(await page.getByTestId('team-message').count()).toBe(5);
+    expect(await serious(page), 'team tab').toEqual([]);
+    await page.screenshot({ path: `/tmp/team-view-${scheme}.png`, fullPage: false });
+  });
+}
+
+test('a mailbox.* breakpoint stops at mailbox events of any agent; the Team view follows the stepped position', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'team-shutdown');
+  await page.getByTestId('tab-stepper').click();
+  await page.getByTestId('breakpoints').waitFor();
+  await page.getByTestId('bp-event-mailbox.*').check();
+  const hit = page.getByTestId('breakpoint-hit');
+  const agents = new Set<string>();
+  for (let i = 0; i < 6; i++) {
+    await continueToNext(page);
+    expect(await hit.textContent()).toContain('mailbox.');
+    expect((await rowTypes(page)).at(-1)).toMatch(/^mailbox\./);
+    expect(await rows(page).count()).toBe(Number(await hit.getAttribute('data-seq')));
+    agents.add((await rows(page).last().getAttribute('data-agent')) ?? '');
+  }
+  // The hits came from the lead and from teammates: the one stream holds every agent.
+  expect([...agents].some((a) => a.startsWith('teammate-'))).toBe(true);
+  expect(agents.has('main')).toBe(true);
+
+  // Step pulls exactly one event, whichever agent produced it.
+  const before = await rows(page).count();
+  await stepOnce(page);
+  expect(await rows(page).count()).toBe(before + 1);
+
+  // The Team view shows the stream as far as it has gone: alice and bob are up, mail is unread or read.
+  await page.getByTestId('tab-team').click();
+  await expect.poll(() => lanes(page).count()).toBe(3);
+  expect(await page.getByTestId('team-message').count()).toBe(await rows(page).and(page.locator('[data-type="mailbox.sent"]')).count());
+});
