@@ -39,6 +39,7 @@ export const EVENT_KINDS: readonly TraceEventType[] = [
   'task.updated',
   'background.notification',
   'interrupt.received',
+  'workspace.conflict',
 ];
 
 /** The tools a scenario runs with (the built-ins' names), offered as checkboxes. */
