@@ -3,8 +3,9 @@
  * snapshot taken when the workspace was created, with a unified diff for the merge view.
  */
 import { createTwoFilesPatch, diffLines } from 'diff';
+import type { ChangeKind } from './types.ts';
 
-export type ChangeKind = 'added' | 'modified' | 'deleted';
+export type { ChangeKind } from './types.ts';
 
 export type FileChange = {
   /** Relative to the working directory, e.g. `src/app.ts`. */

@@ -2,8 +2,7 @@
  * The trace events of isolated workspaces, joined into `TraceEvent` in `trace.ts`. Plain JSON:
  * the merge view is built from them alone (each conflict carries every version of its file).
  */
-import type { ChangeKind } from './changes.ts';
-import type { Conflict } from './merge.ts';
+import type { ChangeKind, Conflict } from './types.ts';
 
 /** One file of a workspace's changes, as the merge view shows it. */
 export type ChangeSummary = { path: string; kind: ChangeKind; patch: string; addedLines: number; removedLines: number };

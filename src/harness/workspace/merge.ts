@@ -11,26 +11,12 @@
 import { applyPatch } from 'diff';
 import type { SandboxFs } from '../ports.ts';
 import type { FileChange } from './changes.ts';
+import type { Conflict, ConflictSide } from './types.ts';
+
+export type { Conflict, ConflictReason, ConflictSide } from './types.ts';
 
 export type MergeInput = { workspaceId: string; changes: readonly FileChange[] };
 
-export type ConflictReason =
-  /** Two workspaces changed the file (and their hunks overlap). */
-  | 'both_changed'
-  /** The base changed the file since the workspace's snapshot (and the hunks overlap). */
-  | 'base_changed';
-
-export type ConflictSide = { workspaceId: string; after: string | null; patch: string };
-
-export type Conflict = {
-  path: string;
-  reason: ConflictReason;
-  /** The snapshot content the workspaces started from (null: the file did not exist). */
-  ancestor: string | null;
-  /** What the base holds now. */
-  current: string | null;
-  sides: ConflictSide[];
-};
 
 /** A file the merge will write: `content` null removes it. */
 export type PlannedWrite = {
