@@ -145,6 +145,22 @@ describe('subagents in isolated workspaces', () => {
     expect(bad.ok).toBe(false);
   });
 
+  it('a definition with isolation: worktree gets a workspace without asking in the call; an agent without one shares the files', async () => {
+    const def = '---\nname: iso\ndescription: works in a copy\nisolation: worktree\n---\nYou work in a copy.';
+    const touch = (name: string) => [{ content: [{ type: 'tool_use' as const, name: 'bash', input: { command: `echo x > ${name}.txt` } }] }, say('ok')];
+    const s = await agentSetup(
+      [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'agent', input: { description: 'isolated', prompt: 'p', subagent_type: 'iso' } }] }, { content: [{ type: 'tool_use', id: 'toolu_2', name: 'agent', input: { description: 'shared', prompt: 'p' } }] }, say('done')],
+      { files: { ...files, '.claude/agents/iso.md': def }, agents: { isolated: touch('iso'), shared: touch('shared') } },
+    );
+    const { events } = await run(s);
+    const created = events.filter((e) => e.type === 'workspace.created');
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ forAgentId: 'agent-iso_0001' });
+    expect(events.find((e) => e.type === 'workspace.merge')).toMatchObject({ applied: [{ path: 'iso.txt', how: 'clean' }], conflicts: [] });
+    expect(await s.deps.sandbox.fs.readFile('iso.txt')).toBe('x\n');
+    expect(await s.deps.sandbox.fs.readFile('shared.txt')).toBe('x\n');
+  });
+
   it('two parallel agents edit the same file: the first merges, the second is a conflict the lead is told about', async () => {
     const call = (id: string, description: string) => ({ type: 'tool_use' as const, id, name: 'agent', input: { description, prompt: `${description}.`, isolation: 'worktree' } });
     const edit = (to: string) => ({ content: [{ type: 'tool_use' as const, name: 'bash', input: { command: `sed -i 's/line 2/${to}/' notes.md && cat notes.md | head -2` } }] });

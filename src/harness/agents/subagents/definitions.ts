@@ -1,6 +1,6 @@
 /**
  * Subagent definitions as Claude Code writes them: `.claude/agents/<name>.md` with YAML frontmatter
- * (`name`, `description`, optional `tools`, `model`, `permissionMode`, `maxTurns`) and the body as
+ * (`name`, `description`, optional `tools`, `model`, `permissionMode`, `maxTurns`, `isolation`) and the body as
  * the agent's system prompt; plus the built-in `general-purpose` agent. A file that does not parse
  * is reported with its path and line, and the others still load.
  */
