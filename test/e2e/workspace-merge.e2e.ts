@@ -71,6 +71,8 @@ test('the merge view shows the overlap, and taking the agent\'s version updates 
   await page.keyboard.press('Enter');
   await conflict.getByTestId('conflict-resolved').waitFor();
   expect(await conflict.getAttribute('data-resolved')).toBe('yes');
+  // The tab's badge counts open conflicts only.
+  await expect.poll(() => page.getByTestId('merge-count').count()).toBe(0);
   await expect.poll(async () => (await rowTypes(page)).length).toBe(before + 1);
   expect((await rowTypes(page)).at(-1)).toBe('sandbox.changed');
   await expect.poll(() => fileViewerText(page), { timeout: 30_000 }).toContain('MODE=staging');
