@@ -12,6 +12,7 @@ import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, PermissionMode, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
 import type { TeamEventBody } from './agents/teams/events.ts';
+import type { WorkspaceEventBody } from './workspace/events.ts';
 import type { TodoItem } from './agents/todos/todo-item.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
@@ -334,6 +335,8 @@ type EventBody =
   | AgentEventBody<ExitReason>
   // agents: teams of long-lived teammates, mailboxes, claiming (see src/harness/agents/teams/README.md)
   | TeamEventBody
+  // isolated workspaces: copy, changes, merge back, conflicts (see src/harness/workspace/README.md)
+  | WorkspaceEventBody
   // agents: todos and subagents (see src/harness/agents/README.md)
   | {
       /** The agent's todo list was replaced by an accepted `todo_write` call. */

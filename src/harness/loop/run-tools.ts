@@ -17,6 +17,8 @@ import { AsyncQueue } from './async-queue.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { INTERRUPTED_RESULT, malformedInputResult, NOT_RUN_INTERRUPTED } from './meta-messages.ts';
 import type { MalformedToolUse } from './stream-accumulator.ts';
+import { isInside } from '../util/paths.ts';
+import { WORKSPACES_ROOT } from '../workspace/paths.ts';
 
 export type Prompter = (request: PromptRequest) => Promise<PromptAnswer>;
 
@@ -99,7 +101,8 @@ export async function* runTools(calls: ToolUseBlock[], opts: RunToolsOptions): A
       }
       for await (const event of queue) yield event;
     }
-    const changed = opts.takeChangedPaths();
+    // Isolated workspaces' private trees are bookkeeping; what an agent changed there is in `workspace.changes`.
+    const changed = opts.takeChangedPaths().filter((path) => !isInside(WORKSPACES_ROOT, path));
     if (changed.length > 0) yield { type: 'sandbox.changed', paths: changed };
   }
   return { results, notes: notes.flat(), ...(stopRun ? { stopRun } : {}) };

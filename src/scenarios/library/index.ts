@@ -33,6 +33,7 @@ import nodeProjectBug from './node-project-bug.json';
 import planWithTodos from './plan-with-todos.json';
 import delegateParallelSubagents from './delegate-parallel-subagents.json';
 import customSubagent from './custom-subagent.json';
+import isolatedWorkspacesOverlap from './isolated-workspaces-overlap.json';
 // course lessons for the continue sites and exits the scenarios above do not show
 import emptyReply from './empty-reply.json';
 import maxTurns from './max-turns.json';
@@ -92,6 +93,8 @@ export const builtinDocs: ScenarioV1[] = [
   planWithTodos,
   delegateParallelSubagents,
   customSubagent,
+  // agents: isolated workspaces and overlap detection
+  isolatedWorkspacesOverlap,
   // course: continue sites, exits and tool hiding
   emptyReply,
   maxTurns,

@@ -19,6 +19,14 @@ export function summarizeAgentEvent(e: TraceEvent): string {
       return `run ended (${e.reason}): stopped ${e.jobs.map((j) => j.id).join(', ')}`;
     case 'interrupt.received':
       return `${e.source === 'user' ? 'you' : e.source}: ${e.text.replace(/\s+/g, ' ').slice(0, 80)} · before call ${e.beforeTurn}`;
+    case 'workspace.created':
+      return `${e.forAgentId} · own copy of ${e.files} file(s) at ${e.root}`;
+    case 'workspace.changes':
+      return e.changes.length ? `${e.forAgentId} changed ${e.changes.map((c) => `${c.path} (+${c.addedLines} −${c.removedLines})`).join(', ')}` : `${e.forAgentId} changed nothing`;
+    case 'workspace.merge':
+      return `merged ${e.applied.map((a) => a.path).join(', ') || 'nothing'}${e.conflicts.length ? ` · refused: ${e.conflicts.join(', ')}` : ''}`;
+    case 'workspace.conflict':
+      return `${e.conflict.path}: ${e.mergedBy ? `already merged by ${e.mergedBy}` : 'changed in the shared tree'} — not overwritten, needs a decision`;
     default:
       return '';
   }

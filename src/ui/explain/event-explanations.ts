@@ -338,4 +338,33 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     lesson: 'steering-mid-run',
     terms: ['safe-point'],
   },
+  // isolated workspaces
+  'workspace.created': {
+    means: 'An agent got its own copy of the working tree: its file tools and bash see the copy, and nothing it writes reaches the shared files until it is merged back.',
+    why: (e) => `\`${e.forAgentId}\` was started with \`isolation: worktree\`, so ${e.files} file(s) were copied to \`${e.root}\`. That copy is the snapshot every later diff and overlap check is measured against.`,
+    otherwise: 'Without isolation, parallel agents write the same files directly, and the last write wins without anyone noticing.',
+    lesson: 'isolated-workspaces-overlap',
+    terms: ['workspace', 'subagent'],
+  },
+  'workspace.changes': {
+    means: 'The agent finished; these are the files it added, changed or deleted in its copy, each as a diff against the snapshot.',
+    why: (e) => (e.changes.length ? `\`${e.forAgentId}\` changed ${list(e.changes.map((c) => `${c.path} (${c.kind}, +${c.addedLines} −${c.removedLines})`))}.` : `\`${e.forAgentId}\` changed nothing, so there is nothing to merge.`),
+    otherwise: 'Without a diff against the snapshot, nobody could tell what the agent did from what others did meanwhile.',
+    lesson: 'isolated-workspaces-overlap',
+    terms: ['workspace'],
+  },
+  'workspace.merge': {
+    means: 'The agent’s changes were offered back: files nobody else touched were written to the shared tree; files that overlap with someone else’s change were refused.',
+    why: (e) => `Written: ${list(e.applied.map((a) => (a.how === 'auto_merged' ? `${a.path} (merged three-way)` : a.path)))}. Refused as conflicts: ${list(e.conflicts)}. A file is refused when the shared copy changed since the snapshot and the two changes touch the same lines.`,
+    otherwise: 'A plain copy-back would overwrite whatever another agent had merged first.',
+    lesson: 'isolated-workspaces-overlap',
+    terms: ['workspace'],
+  },
+  'workspace.conflict': {
+    means: 'Overlap detection: a file changed by this agent was also changed by someone else since its copy was taken, and the changes touch the same lines. It was not overwritten; someone must choose.',
+    why: (e) => `\`${e.conflict.path}\` ${e.mergedBy ? `was already merged by \`${e.mergedBy}\`` : 'changed in the shared tree'} after \`${e.forAgentId}\` took its copy (${e.conflict.reason === 'both_changed' ? 'two agents changed it' : 'the shared copy moved on'}). Resolve it in the merge view: take this agent’s version, keep the current file, or edit; the lead agent is told the same in its tool result.`,
+    otherwise: 'Without overlap detection, the second merge would silently replace the first agent’s work.',
+    lesson: 'isolated-workspaces-overlap',
+    terms: ['workspace'],
+  },
 };

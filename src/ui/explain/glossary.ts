@@ -24,6 +24,7 @@ export const GLOSSARY_TERMS = [
   'log-seq',
   'subagent',
   'safe-point',
+  'workspace',
 ] as const;
 
 export type GlossaryTerm = (typeof GLOSSARY_TERMS)[number];
@@ -151,5 +152,11 @@ export const GLOSSARY: Record<GlossaryTerm, GlossaryEntry> = {
     definition:
       'The one place in an iteration where the harness may add to the conversation on its own: after the tool results of a turn, before the next model call. Steering messages and background-job notifications are delivered there, never mid-call or mid-tool.',
     lesson: 'steering-mid-run',
+  },
+  workspace: {
+    term: 'Isolated workspace',
+    definition:
+      'An agent’s own copy of the working tree (Claude Code’s `isolation: worktree`): it reads the files as they were when the copy was taken and its writes stay in the copy. When it finishes, its changes are merged back; a file someone else changed in the meantime is a conflict, never silently overwritten.',
+    lesson: 'isolated-workspaces-overlap',
   },
 };

@@ -47,6 +47,8 @@ export type SubagentLane = {
   turns?: number;
   /** Its tokens (input of every kind + output) once it stopped: per-agent usage. */
   tokens?: number;
+  /** Its isolated workspace, when it has one (`isolation: worktree`): the merge view shows it. */
+  workspace?: { id: string; conflicts: number };
   items: ConversationItem[];
 };
 
@@ -224,10 +226,13 @@ function deriveAgent(events: readonly TraceEvent[], agentId: string, opts: { set
   );
   const starts = new Map<string, EventOf<'subagent.start'>>();
   const stops = new Map<string, EventOf<'subagent.stop'>>();
+  const workspaces = new Map<string, { id: string; conflicts: number }>();
   for (const e of events) {
     if (e.agentId !== agentId) continue;
     if (e.type === 'subagent.start') starts.set(e.toolUseId, e);
     if (e.type === 'subagent.stop') stops.set(e.toolUseId, e);
+    if (e.type === 'workspace.created') workspaces.set(e.forAgentId, { id: e.workspaceId, conflicts: 0 });
+    if (e.type === 'workspace.conflict') workspaces.set(e.forAgentId, { id: e.workspaceId, conflicts: (workspaces.get(e.forAgentId)?.conflicts ?? 0) + 1 });
   }
   if (starts.size === 0) return items;
   return items.map((item) => {
@@ -240,6 +245,7 @@ function deriveAgent(events: readonly TraceEvent[], agentId: string, opts: { set
       subagentType: start.subagentType,
       description: start.description,
       ...(stop ? { reason: stop.reason, turns: stop.turns, tokens: totalTokens(stop.usage) } : {}),
+      ...(workspaces.has(start.childAgentId) ? { workspace: workspaces.get(start.childAgentId)! } : {}),
       items: deriveAgent(events, start.childAgentId, opts),
     };
     return { ...item, call: { ...item.call, lane } };

@@ -53,6 +53,7 @@ export function stageOf(e: TraceEvent): StageNode {
   if (type.startsWith('hook.')) return 'hooks';
   if (type.startsWith('compaction.') || type.startsWith('cache.')) return 'context';
   if (type.startsWith('memory.')) return 'memory';
+  if (type.startsWith('workspace.')) return 'agents';
   return 'loop';
 }
 
@@ -143,6 +144,14 @@ function captionOfOwn(e: TraceEvent): string {
       return `A ${e.subagentType} subagent starts with a fresh context: only its prompt, ${plural(e.tools.length, 'tool')}, at most ${plural(e.maxTurns, 'turn')}.`;
     case 'subagent.stop':
       return `The ${e.subagentType} subagent ended (${e.reason}); only its final text goes back to the main agent.`;
+    case 'workspace.created':
+      return `${e.forAgentId} gets its own copy of the files (${plural(e.files, 'file')}); its writes stay there until merged.`;
+    case 'workspace.changes':
+      return `${e.forAgentId} finished with ${plural(e.changes.length, 'changed file')} in its copy.`;
+    case 'workspace.merge':
+      return `Merge back: ${plural(e.applied.length, 'file')} written${e.conflicts.length ? `, ${plural(e.conflicts.length, 'conflict')} refused` : ''}.`;
+    case 'workspace.conflict':
+      return `Overlap in ${e.conflict.path}: not overwritten — open the merge view to resolve it.`;
   }
   return (e as { type: string }).type;
 }

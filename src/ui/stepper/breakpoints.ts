@@ -45,6 +45,8 @@ export const EVENT_KINDS: readonly (TraceEventType | `${string}.*`)[] = [
   'agent.state',
   'task.claimed',
   'protocol.timeout',
+  // isolated workspaces: a refused overwrite
+  'workspace.conflict',
 ];
 
 /** The tools a scenario runs with (the built-ins' names), offered as checkboxes. */

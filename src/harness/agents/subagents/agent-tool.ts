@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { buildTool, type AnyTool, type Tool } from '../../tools/tool.ts';
-import type { SubagentDefinition } from './definitions.ts';
+import { ISOLATIONS, type SubagentDefinition } from './definitions.ts';
 import { runChild } from './run-child.ts';
 import { MAX_AGENT_DEPTH, type SubagentRuntime } from './runtime.ts';
 
@@ -18,6 +18,10 @@ export const agentInputSchema = z
     description: z.string().min(1).max(200).describe('A short (3–5 word) description of the task'),
     prompt: z.string().min(1).describe('The task for the agent: everything it needs, since it sees nothing of this conversation'),
     subagent_type: z.string().min(1).optional().describe('Which agent to use (default: general-purpose)'),
+    isolation: z
+      .enum(ISOLATIONS)
+      .optional()
+      .describe('"worktree" (or "overlay"): the agent works in its own copy of the files; its changes are merged back when it finishes, and overlapping changes are refused as conflicts'),
   })
   .strict();
 

@@ -1,6 +1,6 @@
 /**
  * Subagent definitions as Claude Code writes them: `.claude/agents/<name>.md` with YAML frontmatter
- * (`name`, `description`, optional `tools`, `model`, `permissionMode`, `maxTurns`) and the body as
+ * (`name`, `description`, optional `tools`, `model`, `permissionMode`, `maxTurns`, `isolation`) and the body as
  * the agent's system prompt; plus the built-in `general-purpose` agent. A file that does not parse
  * is reported with its path and line, and the others still load.
  */
@@ -20,6 +20,8 @@ export type SubagentDefinition = {
   model?: string;
   permissionMode?: PermissionMode;
   maxTurns?: number;
+  /** Work in an isolated copy of the working tree (Claude Code writes `isolation: worktree`). */
+  isolation?: 'overlay';
   /** The system prompt (the file's body). */
   system: string;
   /** `builtin` or the file it came from. */
@@ -29,6 +31,9 @@ export type SubagentDefinition = {
 export type DefinitionProblem = { path: string; line: number; message: string };
 
 export type LoadedDefinitions = { definitions: SubagentDefinition[]; problems: DefinitionProblem[] };
+
+/** Claude Code's `worktree` and our own name for the same thing: both give the agent an overlay workspace. */
+export const ISOLATIONS = ['worktree', 'overlay'] as const;
 
 export const AGENTS_DIR = '.claude/agents';
 
@@ -73,6 +78,7 @@ const frontmatterSchema = z
     model: z.string().min(1).optional(),
     permissionMode: z.enum(PERMISSION_MODES).optional(),
     maxTurns: z.number().int().min(1).max(200).optional(),
+    isolation: z.enum(ISOLATIONS).optional(),
   });
 
 /** Parses one definition file. `path` is used in messages only. */
@@ -109,6 +115,7 @@ export function parseDefinition(path: string, text: string): { ok: true; definit
       ...(fm.model && fm.model !== 'inherit' ? { model: fm.model } : {}),
       ...(fm.permissionMode ? { permissionMode: fm.permissionMode } : {}),
       ...(fm.maxTurns ? { maxTurns: fm.maxTurns } : {}),
+      ...(fm.isolation ? { isolation: 'overlay' as const } : {}),
       system: lines.slice(close + 1).join('\n').trim(),
       source: path,
     },

@@ -16,6 +16,7 @@ import { childTools } from './agent-tool.ts';
 import { DEFAULT_SUBAGENT_MAX_TURNS, type SubagentDefinition } from './definitions.ts';
 import { subagentModelId } from './model-alias.ts';
 import { childMode, type SubagentRuntime } from './runtime.ts';
+import { openChildWorkspace } from './child-workspace.ts';
 
 /** Hook events that belong to the session or the main agent, not to a subagent's own loop. */
 const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
@@ -84,6 +85,10 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
   for (const e of sideEvents) await forward(e);
   const prompt = start?.additionalContext ? `${input.prompt}\n\nSubagentStart hook context:\n${start.additionalContext}` : input.prompt;
 
+  // isolation: the child works in its own copy of the tree; its changes are offered back at its end.
+  const workspace = await openChildWorkspace(input, def, agentId, ctx, forward);
+  if ('error' in workspace) return { content: `The ${def.name} agent could not start: ${workspace.error}`, isError: true };
+
   const childInput: LoopInput = {
     messages: [{ role: 'user', content: prompt }],
     system: def.system,
@@ -98,7 +103,7 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
   };
   const childDeps: LoopDeps = {
     model,
-    sandbox: ctx.sandbox,
+    sandbox: workspace.sandbox,
     clock: ctx.clock,
     ids: ctx.ids,
     agentId,
@@ -129,6 +134,7 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
     ms: ctx.clock.now() - started,
   };
   const text = finalText(result.messages);
+  const offered = await workspace.close();
   await forward({
     type: 'subagent.stop',
     toolUseId: parentCall,
@@ -141,7 +147,7 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
     ms: summary.ms,
     finalText: text,
   });
-  return outcomeOf(def.name, result, text, usageTrailer(agentId, summary));
+  return outcomeOf(def.name, result, text, offered ? `${offered}\n\n${usageTrailer(agentId, summary)}` : usageTrailer(agentId, summary));
 }
 
 function outcomeOf(name: string, result: RunResult, text: string, trailer: string): ToolOutcome {

@@ -1,0 +1,96 @@
+/**
+ * The merge view in Chromium: the isolated-workspaces lesson held at its question (just after the
+ * overlap was detected) shows each workspace's diffs and the refused file; the subagent lane
+ * opens it; resolving the conflict by taking the agent's version writes the live file (a user
+ * `sandbox.changed` row, and the Files panel shows the new text); axe finds nothing serious in
+ * either theme.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { expect, test } from './browser.ts';
+import { fileViewerText, holdAtQuestions, openApp, rows, rowTypes, selectScenario } from './app.ts';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
+  // CSP: axe goes in through the DevTools protocol, not a <script> tag.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Element, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document.querySelector('[data-testid="merge-view"]')!, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+}
+
+/** The lesson, run until its question holds: right after the second merge was refused. */
+async function heldAtConflict(page: Page): Promise<void> {
+  await holdAtQuestions(page);
+  await openApp(page);
+  await selectScenario(page, 'isolated-workspaces-overlap');
+  await page.getByTestId('btn-run').click();
+  await page.getByTestId('lesson-question').waitFor();
+  await expect.poll(() => rows(page).count()).toBe(299);
+}
+
+test('the merge view shows the overlap, and taking the agent\'s version updates the Files panel', async ({ page }) => {
+  await heldAtConflict(page);
+  expect(await rows(page).last().getAttribute('data-type')).toBe('workspace.conflict');
+  expect(await page.getByTestId('merge-count').textContent()).toBe('1');
+
+  // Reached from the second subagent's lane.
+  const lanes = page.getByTestId('conversation').getByTestId('subagent-lane');
+  await expect.poll(() => lanes.getByTestId('lane-open-merge').count()).toBe(2);
+  await lanes.nth(1).getByTestId('lane-open-merge').click();
+  const view = page.getByTestId('merge-view');
+  await view.waitFor();
+  expect(await page.getByTestId('tab-merge').getAttribute('aria-selected')).toBe('true');
+
+  const workspaces = view.getByTestId('merge-workspace');
+  expect(await workspaces.count()).toBe(2);
+  // The first agent's change merged cleanly; the second's new file merged, its settings.env did not.
+  expect(await workspaces.nth(0).getByTestId('merge-file').evaluateAll((els) => els.map((e) => [e.getAttribute('data-path'), e.querySelector('.tag')?.textContent]))).toEqual([['settings.env', 'merged']]);
+  expect(await workspaces.nth(1).getByTestId('merge-file').evaluateAll((els) => els.map((e) => [e.getAttribute('data-path'), e.querySelector('.tag')?.textContent]))).toEqual([
+    ['docs/deploy.md', 'merged'],
+    ['settings.env', 'conflict'],
+  ]);
+  const conflict = workspaces.nth(1).getByTestId('merge-conflict');
+  expect(await conflict.getAttribute('data-path')).toBe('settings.env');
+  expect(await conflict.getByTestId('conflict-current').textContent()).toContain('MODE=prod');
+  expect(await conflict.getByTestId('conflict-mine').textContent()).toContain('MODE=staging');
+  expect(await conflict.textContent()).toMatch(/agent-general-purpose_\S+ merged its change to this file first/);
+
+  // The live file still holds the first merge.
+  const entry = page.getByTestId('file-tree').locator('[data-testid="file-entry"][data-path="/home/project/settings.env"]');
+  await entry.click();
+  await expect.poll(() => fileViewerText(page), { timeout: 30_000 }).toContain('MODE=prod');
+
+  // Keyboard: focus the button and press Enter.
+  const before = (await rowTypes(page)).length;
+  await conflict.getByTestId('take-mine').focus();
+  await page.keyboard.press('Enter');
+  await conflict.getByTestId('conflict-resolved').waitFor();
+  expect(await conflict.getAttribute('data-resolved')).toBe('yes');
+  // The tab's badge counts open conflicts only.
+  await expect.poll(() => page.getByTestId('merge-count').count()).toBe(0);
+  await expect.poll(async () => (await rowTypes(page)).length).toBe(before + 1);
+  expect((await rowTypes(page)).at(-1)).toBe('sandbox.changed');
+  await expect.poll(() => fileViewerText(page), { timeout: 30_000 }).toContain('MODE=staging');
+  await page.screenshot({ path: '/tmp/ws-merge-resolved.png' });
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe-core: the merge view with a conflict and an open edit has no serious violations (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await heldAtConflict(page);
+    await page.getByTestId('tab-merge').click();
+    const conflict = page.getByTestId('merge-conflict');
+    await conflict.waitFor();
+    expect(await serious(page), 'with the conflict').toEqual([]);
+    await conflict.getByTestId('take-edit').click();
+    await conflict.getByTestId('conflict-edit').waitFor();
+    expect(await conflict.getByTestId('conflict-edit').inputValue()).toContain('MODE=staging');
+    expect(await serious(page), 'editing').toEqual([]);
+    await page.screenshot({ path: `/tmp/ws-merge-${scheme}.png`, fullPage: false });
+  });
+}
