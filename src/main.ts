@@ -1,3 +1,4 @@
+import './zod-jitless.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './ui/theme.css';
