@@ -82,12 +82,12 @@ export class RunController extends RunPuller {
   get canStep(): boolean {
     if (this.cursor !== null) return !this.busy;
     if (this.hold(this.events.length)) return false;
-    return !this.busy && !this.readOnly && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
+    return !this.busy && !this.readOnly && !this.restoring && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
   }
   canPause = $derived(this.busy && this.status === 'running');
   canStop = $derived(this.status === 'running' || this.status === 'paused');
   get canSend(): boolean {
-    return !this.busy && !this.readOnly && !this.trust.blocking && (this.status === 'idle' || this.ended);
+    return !this.busy && !this.readOnly && !this.restoring && !this.trust.blocking && (this.status === 'idle' || this.ended);
   }
   protected get blocked(): boolean {
     return this.trust.blocking;

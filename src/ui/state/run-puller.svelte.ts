@@ -18,6 +18,8 @@ const FRAME_MS = 40;
 // model.error: a retry wait follows it, and its countdown must be on screen during the wait.
 const WAITS_AFTER = new Set(['tool.started', 'model.request', 'permission.prompt', 'model.error']);
 
+export const RESTORING_NOTICE = 'The last session is still being restored: wait a moment, then step or run.';
+
 export abstract class RunPuller extends RunView {
   /** Why pulling the next event must wait (a lesson question), given the log length; set by the lesson. */
   hold: (logLength: number) => string | null = () => null;
@@ -42,6 +44,10 @@ export abstract class RunPuller extends RunView {
     if (!startWith && !(this.status === 'idle' || this.status === 'paused' || mode === 'drain')) return;
     if (this.blocked && !this.gen && mode !== 'drain') return;
     if (this.readOnly && mode !== 'drain') return;
+    if (this.restoring && mode !== 'drain') {
+      this.notice = RESTORING_NOTICE;
+      return;
+    }
     if (mode !== 'drain' && !startWith) {
       const held = this.hold(this.events.length);
       if (held) {

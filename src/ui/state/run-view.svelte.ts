@@ -26,6 +26,11 @@ export class RunView {
   notice = $state<string | null>(null);
   /** A stored session another tab is writing is shown: nothing runs here (SessionManager). */
   readOnly = $state(false);
+  /**
+   * The session that was open before a reload is being read back (SessionManager.init): nothing
+   * may start until it is on screen, or a run started now would mix into the restored session.
+   */
+  restoring = $state(false);
 
   /** Step back: how many events the panels show (null: all of them). Moved by the stepper. */
   cursor = $state<number | null>(null);

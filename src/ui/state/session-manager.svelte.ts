@@ -140,14 +140,20 @@ export class SessionManager {
 
   /** Lists the sessions and, when asked, reopens the one that was open before the reload. */
   async init(opts: { resume: boolean }): Promise<void> {
-    await this.refresh();
-    const last = this.storage?.getItem(LAST_SESSION_KEY);
-    if (!opts.resume || !last) return;
-    if (!this.sessions.some((s) => s.id === last)) {
-      this.storage?.removeItem(LAST_SESSION_KEY);
-      return;
+    const last = opts.resume ? this.storage?.getItem(LAST_SESSION_KEY) : null;
+    // The reload race: until the last session is back on screen, nothing starts (the page says so).
+    if (last) this.ctl.restoring = true;
+    try {
+      await this.refresh();
+      if (!last) return;
+      if (!this.sessions.some((s) => s.id === last)) {
+        this.storage?.removeItem(LAST_SESSION_KEY);
+        return;
+      }
+      await this.open(last, 'resume');
+    } finally {
+      this.ctl.restoring = false;
     }
-    await this.open(last, 'resume');
   }
 
   /** Re-reads the list and usage; calls during a refresh coalesce into one more (another tab's writes come in bursts). */
