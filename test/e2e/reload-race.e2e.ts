@@ -30,6 +30,7 @@ test('after a reload nothing can start until the last session is restored; then 
   expect(await page.getByTestId('btn-run').isDisabled()).toBe(true);
   expect(await page.getByTestId('btn-step').isDisabled()).toBe(true);
   expect(await page.getByTestId('scenario-picker').isDisabled()).toBe(true);
+  expect(await page.getByTestId('btn-reset').isDisabled()).toBe(true);
   await page.getByTestId('prompt-input').fill('Start something else.');
   expect(await page.getByTestId('btn-send').isDisabled()).toBe(true);
   // The keyboard cannot start a run either.
