@@ -13,8 +13,11 @@ test('a JS hook composed in Settings runs in a Worker and blocks the call it was
   await page.getByTestId('hook-type-js').click();
   await page.getByTestId('hook-name').fill('no rm');
   await page.getByTestId('btn-add-hook').click();
-  // The editor switched to YAML and holds the hook.
-  await expect.poll(() => page.getByTestId('settings-editor').inputValue()).toContain('name: no rm');
+  // The editor keeps its format (JSON stays JSON) and holds the hook.
+  await expect.poll(() => page.getByTestId('settings-editor').inputValue()).toContain('"name": "no rm"');
+  const editorText = await page.getByTestId('settings-editor').inputValue();
+  expect(await page.getByTestId('settings-format-json').getAttribute('aria-checked')).toBe('true');
+  expect(() => JSON.parse(editorText)).not.toThrow();
   await page.getByTestId('btn-apply-settings').click();
 
   await page.getByTestId('btn-run').click();
@@ -33,4 +36,19 @@ test('a JS hook composed in Settings runs in a Worker and blocks the call it was
   await row.waitFor();
   expect(await row.getAttribute('data-event')).toBe('PreToolUse');
   expect(await row.textContent()).toContain('no rm');
+});
+
+test('a hook added while the editor is in YAML stays YAML', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'deny-beats-allow');
+  await openSettings(page);
+  await page.getByTestId('settings-format-yaml').click();
+  const composer = page.getByTestId('hook-composer');
+  await composer.locator('summary').click();
+  await page.getByTestId('hook-type-js').click();
+  await page.getByTestId('hook-name').fill('no rm');
+  await page.getByTestId('btn-add-hook').click();
+  await expect.poll(() => page.getByTestId('settings-editor').inputValue()).toContain('name: no rm');
+  expect(await page.getByTestId('settings-format-yaml').getAttribute('aria-checked')).toBe('true');
+  expect(await page.getByTestId('settings-editor').inputValue()).not.toMatch(/^\s*\{/);
 });

@@ -106,8 +106,12 @@ test('a reload in the middle of a tool call resumes the session as interrupted, 
   await page.getByTestId('session-interrupted').waitFor();
   // The cut call is shown as interrupted, not as still waiting.
   expect(await page.getByTestId('tool-call').first().getAttribute('data-status')).toBe('interrupted');
-  await sendPrompt(page, 'Carry on.');
+  // Nothing spins: no call of the restored log is still shown as running or waiting.
+  expect(await page.locator('[data-testid="tool-call"][data-status="running"], [data-testid="tool-call"][data-status="proposed"], [data-testid="tool-call"][data-status="composing"]').count()).toBe(0);
+  // "Continue from here" picks the paused lesson up after the reload: the script resumes, not from turn 1.
+  await page.getByTestId('btn-continue-here').click();
   await waitForStatus(page, 'done');
+  expect((await rowTypes(page)).filter((t) => t === 'run.start')).toHaveLength(2);
   expect(await rows(page).count()).toBeGreaterThan(count);
 });
 

@@ -44,6 +44,31 @@ export class SessionLogWriter {
     this.batchSize = Math.max(1, opts.batchSize ?? 64);
   }
 
+  /** The run whose events this log takes now (see `claimRun`); null between runs. */
+  private runOwner: object | null = null;
+
+  /**
+   * Claims the log for one run (persistRun does, for its whole life). While that run is open a
+   * second claim is refused with the reason: two runs' events must never merge into one log
+   * (a run started during a reload's restore once did). Sequential runs (follow-ups) each claim
+   * in turn.
+   */
+  claimRun(owner: object): { ok: true } | { ok: false; error: string } {
+    if (this.runOwner && this.runOwner !== owner) {
+      return {
+        ok: false,
+        error: `Session ${this.sessionId} is being written by another run that has not ended, so this run's events are refused (two runs must not merge into one session log). Reset and run again.`,
+      };
+    }
+    this.runOwner = owner;
+    return { ok: true };
+  }
+
+  /** Ends `owner`'s claim (a claim of another run is left alone). */
+  releaseRun(owner: object): void {
+    if (this.runOwner === owner) this.runOwner = null;
+  }
+
   /** Events not yet confirmed written (buffered, or in the batch being written). */
   get pending(): number {
     return this.buffer.length + this.inFlightCount;

@@ -35,6 +35,13 @@ export async function* persistRun(
   opts: PersistRunOptions,
 ): AsyncGenerator<TraceEvent, RunResult> {
   const trigger = opts.snapshotBefore ?? defaultSnapshotTrigger;
+  // One run writes a log at a time: a second one is refused before it writes anything.
+  const owner = {};
+  const claim = opts.writer.claimRun(owner);
+  if (!claim.ok) {
+    await run.return(undefined as never).catch(() => undefined);
+    throw new Error(claim.error);
+  }
   let finished = false;
   try {
     let step = await run.next();
@@ -61,6 +68,7 @@ export async function* persistRun(
   } finally {
     // The consumer stopped pulling (return/throw on this generator): stop the loop too.
     if (!finished) await run.return(undefined as never).catch(() => undefined);
+    opts.writer.releaseRun(owner);
   }
 }
 

@@ -20,3 +20,15 @@ export function pathsSeenInLog(events: readonly TraceEvent[], workdir: string): 
   }
   return out;
 }
+
+/** Teaches `files` what a restored log says the agent read, with the files' current content. */
+export async function learnReadsOf(
+  events: readonly TraceEvent[],
+  sandbox: { workdir: string; fs: { readFile(path: string): Promise<string> } },
+  files: { recordRead(path: string, content: string): void },
+): Promise<void> {
+  for (const path of pathsSeenInLog(events, sandbox.workdir)) {
+    const content = await sandbox.fs.readFile(path).catch(() => null);
+    if (content !== null) files.recordRead(path, content);
+  }
+}

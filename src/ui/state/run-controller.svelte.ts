@@ -1,101 +1,48 @@
 /**
- * One run of a scenario, driven by pulling the loop's generator. Stepping is nothing more than
- * calling `next()` once; running is calling it until the generator ends or the user pauses;
- * stopping fires the AbortController and keeps pulling so the loop can yield its closing events.
- *
- * Only one pull is ever in flight (`busy`), so double clicks and key repeats cannot interleave
- * `next()` calls. Every await re-checks `epoch`, so a reset mid-pull leaves no stale writes.
+ * One run of a scenario and the actions on it (step, run, pause, stop, send, fork, reset,
+ * restore). The class is layered by concern:
+ * - `run-view.svelte.ts`: the event log and what the panels derive from it;
+ * - `run-puller.svelte.ts`: the pull loop over the agent loop's generator (one pull in flight);
+ * - this file: starting a run (trust, live context, the scripted follow-up, `prepareRun`) and
+ *   the user's actions. Sandbox boot and the live client are in `run-sandbox.ts`; editing the
+ *   live files in `workbench-edits.ts`.
  */
-import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TraceEvent, TrustStore } from '../../harness/index.ts';
+import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TrustStore } from '../../harness/index.ts';
 import type { UserToolRunner } from '../../harness/ports.ts';
 import { agentLoop, FileState } from '../../harness/index.ts';
-import { SessionGrants, type PermissionContext, type PermissionMode } from '../../harness/permissions/index.ts';
+import type { PermissionContext, PermissionMode } from '../../harness/permissions/index.ts';
 import { mergeSettings, permissionContextOf, type Settings } from '../../harness/settings/index.ts';
-import type { SandboxSnapshot } from '../../harness/session/types.ts';
+import type { TraceEvent } from '../../harness/trace.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
-import { pathsSeenInLog } from './restore-reads.ts';
+import { learnReadsOf } from './restore-reads.ts';
 import { prepareRun } from '../../scenarios/prepare.ts';
 import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
-import { deriveConversation } from './conversation.ts';
 import { PermissionPrompts } from './permission-prompts.svelte.ts';
-import { derivePermissions, deriveHookRows } from './safety.ts';
 import type { ModelSettings } from './settings.svelte.ts';
-import { captionOf, stageOf, type StageNode } from './stage.ts';
 import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
 import { browserMemoryStore } from '../memory/browser-store.ts';
 import { memoryContext } from './run-memory.ts';
 import { documentLiveContext, mustConfirmLiveContext, type DocumentLiveContext } from '../../scenarios/live-context.ts';
-import { deriveUsage } from './usage.ts';
-import { SteeringBox } from './steering.svelte.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
 import { ALL_AGENT_FEATURES } from '../../scenarios/prepare-agents.ts';
-import { lockConnectTo } from '../../security/connect-lock.svelte.ts';
+import { RunPuller } from './run-puller.svelte.ts';
+import { bareLiveClient, bootScenarioSandbox } from './run-sandbox.ts';
+import { editBlockOf, userChangeEvent } from './workbench-edits.ts';
+import { errorText, statusFor, WORKDIR, type DriveMode, type FilesAt, type RunWrapper, type StartOptions, type StopWhen } from './run-types.ts';
 
-export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
-
-/** How the current pull loop should behave; changed from outside while it runs. */
-type DriveMode = 'step' | 'run' | 'pause' | 'drain';
-
-export type SandboxInfo = { kind: string; reason: string };
-
-/** The files as they were at an earlier event (step back), or why they cannot be shown. */
-export type FilesAt = { snapshot: SandboxSnapshot } | { unavailable: string };
-
-/** A breakpoint test: the event just pulled and its log seq (1-based across runs). */
-export type StopWhen = (event: TraceEvent, logSeq: number) => boolean;
-
-/** How a run starts: a prompt (and earlier history), or a fork's whole history and model. */
-type StartOptions = { prompt?: string; history?: Message[]; messages?: Message[]; model?: ModelClient };
-
-/** Wraps a run's generator (the session manager persists it); must yield the same events. */
-export type RunWrapper = (
-  run: AsyncGenerator<TraceEvent, RunResult>,
-  info: { sandbox: Sandbox; newConversation: boolean; prompt: string },
-) => AsyncGenerator<TraceEvent, RunResult>;
-
-/** Longest stretch a run keeps the main thread before it lets the page paint. */
-const FRAME_MS = 40;
-/** Events after which the generator may take a while to yield again. */
-// model.error: a retry wait follows it, and its countdown must be on screen during the wait.
-const WAITS_AFTER = new Set(['tool.started', 'model.request', 'permission.prompt', 'model.error']);
+// The public names of this module stay here: components import them from the controller.
+export type { RunStatus, SandboxInfo, FilesAt, StopWhen, RunWrapper } from './run-types.ts';
 
 /** Pause between streamed chunks of a scripted reply, so text visibly streams when running. */
 const SCRIPTED_CHUNK_DELAY_MS = 12;
 
-const ENDED: readonly RunStatus[] = ['done', 'error', 'aborted'];
-
-function statusFor(result: RunResult): RunStatus {
-  if (result.reason === 'aborted') return 'aborted';
-  if (result.reason === 'model_error') return 'error';
-  return 'done';
-}
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-/** Where the sandbox's working directory is (the same for every sandbox). */
-const WORKDIR = '/home/project';
-
-export class RunController {
+export class RunController extends RunPuller {
   scenario = $state.raw<Scenario>() as Scenario;
   /** Whether what the scenario brings (hooks, allow rules, permissive mode) applies. */
   readonly trust: TrustGate;
   /** The memory text of this conversation's first run, reused by its follow-ups. */
   private memoryText: string | undefined = undefined;
-  status = $state<RunStatus>('idle');
-  /** Every event of the session (follow-up runs append), immutable for cheap reactivity. */
-  events = $state.raw<TraceEvent[]>([]);
-  result = $state.raw<RunResult | null>(null);
-  sandbox = $state.raw<Sandbox | null>(null);
-  sandboxInfo = $state.raw<SandboxInfo | null>(null);
-  /** What slow thing is happening before the first event ("Booting sandbox…"), or ''. */
-  phase = $state('');
-  /** A pull (or the start of a run) is in flight. */
-  busy = $state(false);
-  /** Why the last action could not happen, in words that say what to do. */
-  notice = $state<string | null>(null);
-  /** A stored session another tab is writing is shown: nothing runs here (SessionManager). */
-  readOnly = $state(false);
   /** Set by the session manager: records every run. */
   wrapRun: RunWrapper | null = null;
   /**
@@ -119,13 +66,6 @@ export class RunController {
   sessionIdOf: (() => string | undefined) | null = null;
   /** SessionStart source of the next run, once: a resumed or forked session. */
   private nextSessionStart: 'resume' | 'fork' | null = null;
-
-  /** Step back: how many events the panels show (null: all of them). Moved by the stepper. */
-  cursor = $state<number | null>(null);
-  /** The events the panels render: the whole log, or the log up to the cursor. */
-  shown = $derived(this.cursor === null ? this.events : this.events.slice(0, this.cursor));
-  /** Why pulling the next event must wait (a lesson question), given the log length; set by the lesson. */
-  hold: (logLength: number) => string | null = () => null;
   /** The model client of the latest run: a fork or the scenario's next prompt continues its script. */
   lastModel: ModelClient | null = null;
   /** Wraps every live client before a run uses it (the recorder). */
@@ -134,43 +74,26 @@ export class RunController {
   takenOver = $state(false);
   /** The scenario's next prompt, offered (pre-filled) once a run has ended; set by the lesson. */
   followUp = $state<string | null>(null);
-  /** Set by `run(stopWhen)`: the pull loop stops after an event it matches (a breakpoint). */
-  private stopWhen: StopWhen | null = null;
-
-  // At the end of the log of a run that is over, a call with no result was cut off, not pending.
-  conversation = $derived(
-    deriveConversation(this.shown, { settled: this.cursor === null && (this.status === 'aborted' || this.status === 'error' || this.status === 'done') }),
-  );
-  /** Permission stages per tool call, and the hooks timeline. */
-  permissions = $derived(derivePermissions(this.shown));
-  hookRows = $derived(deriveHookRows(this.shown));
   /** The question the permission dialog shows (the pipeline awaits its answer). */
   readonly prompts = new PermissionPrompts(() => this.flush());
-  /** "Allow for this session" rules of this conversation; kept across follow-up runs, cleared on Reset. */
-  readonly grants = new SessionGrants();
-  /** The granted rules, for display (SessionGrants itself is not reactive). */
-  grantedRules = $state.raw<string[]>([]);
   /** A mode chosen in Settings, over the scenario's, for the next run. */
   modeOverride = $state<PermissionMode | null>(null);
-  usage = $derived(deriveUsage(this.shown));
-  lastEvent = $derived(this.shown.at(-1));
-  stage = $derived<StageNode | null>(this.lastEvent ? stageOf(this.lastEvent) : null);
-  caption = $derived(this.lastEvent ? captionOf(this.lastEvent) : '');
-  ended = $derived(ENDED.includes(this.status));
+
   // Getters, not $derived: they read `trust`, which the constructor sets after field initialisers run.
   get canStep(): boolean {
     if (this.cursor !== null) return !this.busy;
     if (this.hold(this.events.length)) return false;
-    return !this.busy && !this.readOnly && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
+    return !this.busy && !this.readOnly && !this.restoring && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
   }
   canPause = $derived(this.busy && this.status === 'running');
   canStop = $derived(this.status === 'running' || this.status === 'paused');
   get canSend(): boolean {
-    return !this.busy && !this.readOnly && !this.trust.blocking && (this.status === 'idle' || this.ended);
+    return !this.busy && !this.readOnly && !this.restoring && !this.trust.blocking && (this.status === 'idle' || this.ended);
+  }
+  protected get blocked(): boolean {
+    return this.trust.blocking;
   }
 
-  // agents: messages typed while a run works, delivered by the loop at its next safe point
-  readonly steering = new SteeringBox();
   /** A run is under way (running or paused): the prompt box queues instead of sending. */
   get canSteer(): boolean {
     return !this.readOnly && (this.status === 'running' || this.status === 'paused');
@@ -184,12 +107,7 @@ export class RunController {
   onUserEvent: ((e: TraceEvent) => Promise<void>) | null = null;
   /** Why the live files cannot be edited now, in words; null when they can. */
   get editBlock(): string | null {
-    if (this.readOnly) return 'another tab is writing this session, so it is read-only here';
-    if (this.cursor !== null) return 'stepped back: these are the files as they were then; step to the end to edit';
-    if (!this.sandbox) return 'the sandbox is still starting';
-    if (this.events.length === 0) return 'the scenario’s files are written when the run starts: press Step (or send) first, then edit';
-    if (this.busy) return 'the agent is working: pause or wait for it, then edit';
-    return null;
+    return editBlockOf(this);
   }
   /**
    * Records that the person changed `paths` of the live sandbox: a `sandbox.changed` event with
@@ -199,9 +117,7 @@ export class RunController {
   async recordUserChange(paths: string[]): Promise<void> {
     if (!paths.length) return;
     this.flush();
-    // Between pulls: it shares the place (seq, turn) of the event before it, as the main agent's.
-    const last = this.events.at(-1);
-    const event: TraceEvent = { type: 'sandbox.changed', paths, origin: 'user', seq: last?.seq ?? 0, ts: Date.now(), agentId: 'main', turn: last?.turn ?? 0 };
+    const event = userChangeEvent(paths, this.events.at(-1));
     this.events = this.events.concat(event);
     await this.onUserEvent?.(event);
   }
@@ -222,11 +138,6 @@ export class RunController {
     await this.recordUserChange(changed);
   }
 
-  private gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
-  private abort: AbortController | null = null;
-  private mode: DriveMode = 'step';
-  private buffer: TraceEvent[] = [];
-  private epoch = 0;
   private sandboxReady: Promise<Sandbox | null> | null = null;
   /** What the agent has read and snapshotted; carried across follow-up runs of one session. */
   private files = new FileState();
@@ -242,6 +153,7 @@ export class RunController {
     origin: ScenarioOrigin = 'builtin',
     document?: unknown,
   ) {
+    super();
     this.scenario = scenario;
     this.document = document ?? scenario;
     this.trust = new TrustGate(trustStore);
@@ -410,45 +322,30 @@ export class RunController {
 
   private bootSandbox(): void {
     const epoch = this.epoch;
-    this.sandboxReady = (async () => {
-      const { chooseSandbox } = await import('../../sandbox/select.ts');
-      // A scenario from a link or a file could ask for WebContainer, which loads code from
-      // StackBlitz: nothing it asks for acts before trust, so it starts on just-bash.
-      const fromOutside = this.trust.status !== 'builtin' && this.scenario.settings.sandbox !== 'just-bash';
-      const chosen = await chooseSandbox(fromOutside ? 'just-bash' : this.scenario.settings.sandbox, {});
-      if (fromOutside) chosen.reason = `this scenario came from outside the app and asks for ${this.scenario.settings.sandbox}; it runs on just-bash, which loads nothing from the network`;
-      if (epoch !== this.epoch) {
-        void chosen.sandbox.dispose();
+    this.sandboxReady = bootScenarioSandbox(this.scenario, () => this.trust.status === 'builtin')
+      .then(({ sandbox, info }) => {
+        if (epoch !== this.epoch) {
+          void sandbox.dispose();
+          return null;
+        }
+        this.sandbox = sandbox;
+        this.sandboxInfo = info;
+        return sandbox;
+      })
+      .catch((err: unknown) => {
+        if (epoch === this.epoch) this.notice = `The sandbox did not start: ${errorText(err)}. Press Reset to try again.`;
         return null;
-      }
-      this.sandbox = chosen.sandbox;
-      this.sandboxInfo = { kind: chosen.live, reason: chosen.reason };
-      return chosen.sandbox;
-    })().catch((err: unknown) => {
-      if (epoch === this.epoch) this.notice = `The sandbox did not start: ${errorText(err)}. Press Reset to try again.`;
-      return null;
-    });
+      });
   }
 
   /** A client for the live model of the settings (wrapped by `wrapLive`, e.g. the recorder). */
   async liveClient(): Promise<ModelClient> {
-    const client = await this.bareLiveClient();
+    const client = await bareLiveClient(this.settings);
     return this.wrapLive ? this.wrapLive(client) : client;
   }
 
-  private async bareLiveClient(): Promise<ModelClient> {
-    // Before the first call leaves: connect-src narrows to this endpoint (src/security/connect-lock.svelte.ts).
-    lockConnectTo(this.settings.baseURL.trim());
-    const { createAnthropicClient } = await import('../../model/anthropic/client.ts');
-    return createAnthropicClient({
-      apiKey: this.settings.apiKey.trim(),
-      baseURL: this.settings.baseURL.trim(),
-      dangerouslyAllowBrowser: true,
-    });
-  }
-
   /** Creates the generator. Returns false (with a notice) when the run cannot start. */
-  private async start(opts: StartOptions): Promise<boolean> {
+  protected async start(opts: StartOptions): Promise<boolean> {
     const epoch = this.epoch;
     const live = this.settings.live || this.takenOver;
     if (live && this.settings.liveProblem) {
@@ -498,10 +395,7 @@ export class RunController {
     this.toolRunner ??= await (await import('../tools/page-tool-runner.ts')).pageToolRunner();
     const abort = new AbortController();
     if (this.seenToRestore) {
-      for (const path of pathsSeenInLog(this.seenToRestore, sandbox.workdir)) {
-        const content = await sandbox.fs.readFile(path).catch(() => null);
-        if (content !== null) this.files.recordRead(path, content);
-      }
+      await learnReadsOf(this.seenToRestore, sandbox, this.files);
       this.seenToRestore = null;
     }
     const { input, deps } = await prepareRun({
@@ -551,118 +445,5 @@ export class RunController {
     const info = { sandbox, newConversation: !opts.history?.length, prompt: opts.prompt ?? this.scenario.prompt };
     this.gen = this.wrapRun ? this.wrapRun(loop, info) : loop;
     return true;
-  }
-
-  private async drive(mode: DriveMode, startWith?: StartOptions): Promise<void> {
-    if (this.busy) return;
-    if (!startWith && !(this.status === 'idle' || this.status === 'paused' || mode === 'drain')) return;
-    if (this.trust.blocking && !this.gen && mode !== 'drain') return;
-    if (this.readOnly && mode !== 'drain') return;
-    if (mode !== 'drain' && !startWith) {
-      const held = this.hold(this.events.length);
-      if (held) {
-        this.notice = held;
-        return;
-      }
-    }
-    const epoch = this.epoch;
-    this.busy = true;
-    this.mode = mode;
-    this.notice = null;
-    const prevStatus = this.status;
-    this.status = 'running';
-    let lastPaint = performance.now();
-    try {
-      if (!this.gen) {
-        const ok = await this.start(startWith ?? {});
-        if (epoch !== this.epoch) return;
-        this.phase = '';
-        if (!ok) {
-          this.status = prevStatus;
-          return;
-        }
-        // Stop was pressed while the run was still starting: abort it as soon as it exists.
-        if (this.mode === 'drain') this.abort?.abort();
-      }
-      for (;;) {
-        const before = this.events.length + this.buffer.length;
-        const more = await this.pullOne(epoch);
-        if (epoch !== this.epoch) return;
-        if (!more || this.mode === 'step' || this.mode === 'pause') break;
-        if (this.mode === 'run' && this.stopsHere(before)) break;
-        // The next pull may wait long (a tool running, the model thinking): show what led up to it now.
-        const waitsNext = WAITS_AFTER.has(this.buffer.at(-1)?.type ?? '');
-        if (waitsNext || performance.now() - lastPaint > FRAME_MS) {
-          this.flush();
-          await new Promise((r) => setTimeout(r, 0));
-          if (epoch !== this.epoch) return;
-          lastPaint = performance.now();
-        }
-      }
-    } catch (err) {
-      if (epoch !== this.epoch) return;
-      this.gen = null;
-      this.status = 'error';
-      this.notice = `The run failed unexpectedly: ${errorText(err)}. Press Reset to start again.`;
-    } finally {
-      if (epoch === this.epoch) {
-        this.flush();
-        this.phase = '';
-        this.busy = false;
-        if (this.status === 'running') this.status = this.gen ? 'paused' : this.status;
-      }
-    }
-  }
-
-  /** A breakpoint matched one of the events pulled after log length `before`, or a lesson holds. */
-  private stopsHere(before: number): boolean {
-    const length = this.events.length + this.buffer.length;
-    if (this.hold(length)) return true;
-    const stopWhen = this.stopWhen;
-    if (!stopWhen) return false;
-    // A permission prompt flushes mid-pull, so the new events may be partly in `events` already.
-    const n = length - before;
-    const fresh = n <= this.buffer.length ? this.buffer.slice(this.buffer.length - n) : [...this.events.slice(before), ...this.buffer];
-    return fresh.some((e, i) => stopWhen(e, before + i + 1));
-  }
-
-  /** One `next()`; after `run.end` the generator's return value is collected too. */
-  private async pullOne(epoch: number): Promise<boolean> {
-    const gen = this.gen;
-    if (!gen) return false;
-    const r = await gen.next();
-    if (epoch !== this.epoch) return false;
-    if (r.done) {
-      this.finish(r.value);
-      return false;
-    }
-    this.buffer.push(r.value);
-    // The main run's end (a subagent's run.end is just another event of the stream).
-    if (r.value.type === 'run.end' && r.value.agentId === 'main') {
-      const last = await gen.next();
-      if (epoch !== this.epoch) return false;
-      if (last.done) {
-        this.finish(last.value);
-        return false;
-      }
-      this.buffer.push(last.value);
-    }
-    return true;
-  }
-
-  private finish(result: RunResult): void {
-    this.gen = null;
-    this.abort = null;
-    this.result = result;
-    this.status = statusFor(result);
-    this.steering.runEnded();
-  }
-
-  private flush(): void {
-    // The pipeline adds "allow for this session" rules itself; mirror them for display.
-    if (this.grants.rules.length !== this.grantedRules.length) this.grantedRules = this.grants.rules.map((r) => r.rule.text);
-    if (!this.buffer.length) return;
-    this.events = this.events.concat(this.buffer);
-    this.buffer = [];
   }
 }

@@ -21,11 +21,8 @@ import { emptyContextState } from '../../harness/context/state.ts';
 import type { RunResult } from '../../harness/loop/types.ts';
 import type { SessionInfo, SessionResult, SessionStore, SessionStoreError, SessionUsage } from '../../harness/ports.ts';
 import {
-  GRANTS_NOT_RESTORED,
   SessionLogWriter,
   SnapshotTracker,
-  exportSessionJsonl,
-  importSessionJsonl,
   persistRun,
   persistEvent,
   replaySession,
@@ -41,25 +38,14 @@ import { acquireSessionLock, type SessionLock } from '../sessions/session-lock.t
 import { forkTitle, sessionTitle } from '../sessions/session-tree.ts';
 import type { FilesAt, RunController, RunWrapper } from './run-controller.svelte.ts';
 import type { ScenarioOrigin } from './trust-gate.svelte.ts';
+import { openedNoticeOf, type OpenedNotice } from './opened-notice.ts';
+import { SessionChannel, type SessionBroadcast } from './session-channel.ts';
+import { exportSession, importSession } from './session-transfer.ts';
+
+export type { OpenedNotice } from './opened-notice.ts';
 
 /** localStorage key of the session that was open when the page went away. */
 export const LAST_SESSION_KEY = 'hp.session.open';
-const CHANNEL = 'hp-sessions';
-
-type Broadcast = { type: 'written'; id: string } | { type: 'list' };
-
-/** What is said about the session on screen after opening it. */
-export type OpenedNotice = {
-  mode: 'resume' | 'fork';
-  title: string;
-  /** The last run was cut off; its unanswered tool calls were closed as "interrupted". */
-  interrupted: boolean;
-  repairs: string[];
-  /** Grants are not restored (always). */
-  grants: string;
-  /** The session's scenario is not in the library any more. */
-  scenarioMissing: string | null;
-};
 
 export type SessionManagerOptions = {
   /** The library entry of a scenario id (to open a session with its scenario). */
@@ -96,7 +82,7 @@ export class SessionManager {
   private lock: SessionLock | null = null;
   /** True while `open` resets the controller itself (its reset must not end the new session). */
   private opening = false;
-  private channel: BroadcastChannel | null = null;
+  private readonly channel: SessionChannel;
   /** Loads for a read-only tab may finish out of order: only the latest is shown. */
   private follow = 0;
   private refreshing: Promise<void> | null = null;
@@ -118,10 +104,7 @@ export class SessionManager {
       if (!this.opening) this.close({ forget: true });
     };
     ctl.onUserEvent = (e) => this.recordUserEvent(e);
-    if (typeof BroadcastChannel !== 'undefined') {
-      this.channel = new BroadcastChannel(CHANNEL);
-      this.channel.onmessage = (e: MessageEvent<Broadcast>) => void this.heard(e.data);
-    }
+    this.channel = new SessionChannel((msg) => void this.heard(msg));
   }
 
   /**
@@ -157,14 +140,20 @@ export class SessionManager {
 
   /** Lists the sessions and, when asked, reopens the one that was open before the reload. */
   async init(opts: { resume: boolean }): Promise<void> {
-    await this.refresh();
-    const last = this.storage?.getItem(LAST_SESSION_KEY);
-    if (!opts.resume || !last) return;
-    if (!this.sessions.some((s) => s.id === last)) {
-      this.storage?.removeItem(LAST_SESSION_KEY);
-      return;
+    const last = opts.resume ? this.storage?.getItem(LAST_SESSION_KEY) : null;
+    // The reload race: until the last session is back on screen, nothing starts (the page says so).
+    if (last) this.ctl.restoring = true;
+    try {
+      await this.refresh();
+      if (!last) return;
+      if (!this.sessions.some((s) => s.id === last)) {
+        this.storage?.removeItem(LAST_SESSION_KEY);
+        return;
+      }
+      await this.open(last, 'resume');
+    } finally {
+      this.ctl.restoring = false;
     }
-    await this.open(last, 'resume');
   }
 
   /** Re-reads the list and usage; calls during a refresh coalesce into one more (another tab's writes come in bursts). */
@@ -237,17 +226,13 @@ export class SessionManager {
       this.writer = lock ? this.newWriter(id) : null;
       this.current = info.value;
       if (lock) this.storage?.setItem(LAST_SESSION_KEY, id);
-      this.opened = {
+      this.opened = openedNoticeOf({
         mode,
         title: info.value.title,
-        interrupted: replay.interrupted,
-        repairs: replay.repairs,
-        grants: GRANTS_NOT_RESTORED,
-        scenarioMissing:
-          info.value.scenarioId && !entry
-            ? `This session was recorded with the scenario "${info.value.scenarioId}", which is not loaded now: a follow-up runs with "${this.ctl.scenario.title}"'s tools, settings and model.`
-            : null,
-      };
+        replay,
+        missingScenarioId: info.value.scenarioId && !entry ? info.value.scenarioId : null,
+        currentTitle: this.ctl.scenario.title,
+      });
       return true;
     } catch (err) {
       this.error = `Opening the session failed: ${errText(err)}.`;
@@ -306,39 +291,24 @@ export class SessionManager {
   /** The session as JSONL (the API key redacted), or null with `error` set. */
   async exportJsonl(id: string): Promise<string | null> {
     if (this.current?.id === id) await this.flush();
-    const log = await this.store.load(id);
-    if (!log.ok) return this.fail(log.error), null;
-    try {
-      return exportSessionJsonl(log.value, { sessionId: id, secrets: this.opts.secrets().filter((s) => s.trim() !== '') });
-    } catch (err) {
-      this.error = `Export failed: ${errText(err)}`;
-      return null;
-    }
+    const out = await exportSession(this.store, id, this.opts.secrets());
+    if (out.ok) return out.value;
+    this.error = out.error;
+    return null;
   }
 
   /** Stores a JSONL file as a new session; a bad line is reported by its number. */
   async importJsonl(text: string, fileName: string): Promise<SessionInfo | null> {
     this.importError = null;
-    const parsed = importSessionJsonl(text);
-    if (!parsed.ok) {
-      this.importError = parsed.line ? `Line ${parsed.line}: ${parsed.error}` : parsed.error;
+    const imported = await importSession(this.store, text, fileName);
+    if (!imported.ok) {
+      if (imported.storage) this.error = imported.error;
+      else this.importError = imported.error;
       return null;
-    }
-    if (parsed.events.length === 0) {
-      this.importError = `${fileName} holds no session records.`;
-      return null;
-    }
-    const title = `Imported: ${fileName.replace(/\.jsonl?$/i, '') || 'session'}`;
-    const created = await this.store.create({ title });
-    if (!created.ok) return this.fail(created.error), null;
-    const appended = await this.store.append(created.value.id, parsed.events);
-    if (!appended.ok) {
-      await this.store.delete(created.value.id);
-      return this.fail(appended.error), null;
     }
     this.broadcast({ type: 'list' });
     await this.refresh();
-    return appended.value;
+    return imported.value;
   }
 
   /** Stops writing the current session (and lets another tab take it). */
@@ -426,7 +396,7 @@ export class SessionManager {
     void this.refresh();
   }
 
-  private async heard(msg: Broadcast): Promise<void> {
+  private async heard(msg: SessionBroadcast): Promise<void> {
     await this.refresh();
     // A read-only tab follows the writer's new events.
     if (msg.type !== 'written' || !this.readOnly || this.current?.id !== msg.id || this.ctl.busy) return;
@@ -445,12 +415,8 @@ export class SessionManager {
     });
   }
 
-  private broadcast(msg: Broadcast): void {
-    try {
-      this.channel?.postMessage(msg);
-    } catch {
-      // A closed channel (page going away): the other tab refreshes on its next action.
-    }
+  private broadcast(msg: SessionBroadcast): void {
+    this.channel.post(msg);
   }
 
   private fail(e: SessionStoreError): void {

@@ -1,0 +1,38 @@
+/**
+ * Sessions in and out of the page as JSONL files: an export never holds the secrets in use (the
+ * API key), and an import stores the file as a new session or names the line that is wrong —
+ * a half-imported session is deleted again, so nothing is left behind.
+ */
+import type { SessionInfo, SessionStore } from '../../harness/ports.ts';
+import { exportSessionJsonl, importSessionJsonl } from '../../harness/session/index.ts';
+
+export type Transfer<T> = { ok: true; value: T } | { ok: false; error: string; storage?: boolean };
+
+const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Session `id` as JSONL with every string of `secrets` redacted. */
+export async function exportSession(store: SessionStore, id: string, secrets: string[]): Promise<Transfer<string>> {
+  const log = await store.load(id);
+  if (!log.ok) return { ok: false, error: log.error.message, storage: true };
+  try {
+    return { ok: true, value: exportSessionJsonl(log.value, { sessionId: id, secrets: secrets.filter((s) => s.trim() !== '') }) };
+  } catch (err) {
+    return { ok: false, error: `Export failed: ${errText(err)}` };
+  }
+}
+
+/** Stores the JSONL `text` of `fileName` as a new session. `storage`: the store failed (the banner), else the file is wrong. */
+export async function importSession(store: SessionStore, text: string, fileName: string): Promise<Transfer<SessionInfo>> {
+  const parsed = importSessionJsonl(text);
+  if (!parsed.ok) return { ok: false, error: parsed.line ? `Line ${parsed.line}: ${parsed.error}` : parsed.error };
+  if (parsed.events.length === 0) return { ok: false, error: `${fileName} holds no session records.` };
+  const title = `Imported: ${fileName.replace(/\.jsonl?$/i, '') || 'session'}`;
+  const created = await store.create({ title });
+  if (!created.ok) return { ok: false, error: created.error.message, storage: true };
+  const appended = await store.append(created.value.id, parsed.events);
+  if (!appended.ok) {
+    await store.delete(created.value.id);
+    return { ok: false, error: appended.error.message, storage: true };
+  }
+  return { ok: true, value: appended.value };
+}
