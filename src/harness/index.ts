@@ -24,3 +24,4 @@ export * as context from './context/index.ts';
 export * as session from './session/index.ts';
 export * as memory from './memory/index.ts';
 export * as agents from './agents/index.ts';
+export * as mcp from './mcp/index.ts';

@@ -11,6 +11,7 @@ import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, PermissionMode, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
+import type { McpEventBody } from './mcp/events.ts';
 import type { TodoItem } from './agents/todos/todo-item.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
@@ -306,6 +307,7 @@ type EventBody =
     }
   // agents: skills, task graph, background jobs, steering (see src/harness/agents/README.md)
   | AgentEventBody<ExitReason>
+  | McpEventBody
   // agents: todos and subagents (see src/harness/agents/README.md)
   | {
       /** The agent's todo list was replaced by an accepted `todo_write` call. */

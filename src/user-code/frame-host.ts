@@ -10,7 +10,7 @@
  * replies to jobs that were stopped are dropped.
  */
 import { FRAME_SCRIPT, framePolicy } from './frame-script.ts';
-import { CHANNEL, parseFrameReply, type CancelRequest, type RunRequest } from './protocol.ts';
+import { CHANNEL, parseFrameReply, type CancelRequest, type PostRequest, type RunRequest } from './protocol.ts';
 import type { UserCodeJob, UserCodeListener, UserCodeRuntime } from './types.ts';
 
 /** How long the frame may take to say `ready` before its pending jobs fail (a cold, busy tab). */
@@ -94,7 +94,7 @@ export function createFrameRuntime(doc: Document = document): UserCodeRuntime {
     frame = null;
   }
 
-  function post(win: Window, m: RunRequest | CancelRequest): void {
+  function post(win: Window, m: RunRequest | CancelRequest | PostRequest): void {
     // The frame's origin is opaque ("null"), so no target origin can name it; `win` is our own frame.
     win.postMessage(m, '*');
   }
@@ -123,6 +123,21 @@ export function createFrameRuntime(doc: Document = document): UserCodeRuntime {
         },
       );
       return {
+        post(value) {
+          if (!jobs.has(id)) return;
+          void current.ready.then(
+            (win) => {
+              if (!jobs.has(id)) return;
+              try {
+                post(win, { channel: CHANNEL, id, kind: 'post', payload: value });
+              } catch (e) {
+                drop(id);
+                on.error(`a message could not be sent to the sandbox: ${e instanceof Error ? e.message : String(e)}`);
+              }
+            },
+            () => undefined,
+          );
+        },
         stop() {
           if (!drop(id)) return;
           void current.ready.then((win) => post(win, { channel: CHANNEL, id, kind: 'cancel' }), () => undefined);

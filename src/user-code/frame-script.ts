@@ -3,7 +3,8 @@
  * srcdoc iframe (an opaque origin: no storage, no cookies, no access to the app's page) and does
  * one thing: on a `run` message from its parent, it starts a classic Worker from a blob: holding
  * the job's source, posts the job's data to it, and relays what the worker posts (or its failure)
- * back to the parent; on `cancel` it terminates that worker. User code never runs on the frame's
+ * back to the parent; on `post` it passes one more message to that worker; on `cancel` it
+ * terminates it. User code never runs on the frame's
  * own thread, so a busy loop stalls only its worker, which `cancel` ends.
  *
  * It is a string constant, not a function, on purpose: the app's Content-Security-Policy allows
@@ -32,6 +33,7 @@ export const FRAME_SCRIPT = `(() => {
     const m = e.data;
     if (!m || typeof m !== 'object' || m.channel !== CH || typeof m.id !== 'string') return;
     if (m.kind === 'cancel') return stop(m.id);
+    if (m.kind === 'post') { const job = jobs.get(m.id); if (job) job.worker.postMessage(m.payload); return; }
     if (m.kind !== 'run' || jobs.has(m.id) || !m.payload || typeof m.payload.source !== 'string') return;
     let url = '';
     try {

@@ -9,6 +9,7 @@
  * - The code can reach nothing but what it is sent: no app storage (IndexedDB, localStorage,
  *   cookies, caches), no network (fetch, XHR, WebSocket, EventSource, importScripts, import()),
  *   no DOM of the app.
+ * - `post(value)` (optional) sends the worker more messages while it runs, in order.
  * - `stop()` ends the job at once, even mid busy loop; after it no callback fires. Stopping twice
  *   is harmless. Timeouts are the caller's (see `hooks-runtime/settle-once.ts`).
  */
@@ -19,4 +20,11 @@ export interface UserCodeRuntime {
 }
 
 export type UserCodeListener = { message(value: unknown): void; error(message: string): void };
-export type UserCodeJob = { stop(): void };
+export type UserCodeJob = {
+  stop(): void;
+  /**
+   * Posts another message to the running job's worker (a structured clone), after its `data`
+   * and in call order; dropped once the job stopped. Long-lived jobs (in-page MCP servers) use it.
+   */
+  post?(value: unknown): void;
+};

@@ -94,6 +94,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       yield emit.stamp({ type: 'permission.prefilter', hidden: hiddenTools, visible: visibleTools.map((t) => t.name) });
     }
     if (input.memoryInjected) yield emit.stamp(input.memoryInjected);
+    for (const e of input.preludeEvents ?? []) yield emit.stamp(e);
     yield* agents.start();
     const last = state.messages[state.messages.length - 1];
     if (last?.role === 'user') {

@@ -15,7 +15,7 @@ import type { MemoryStore } from '../ports.ts';
 import type { Clock, IdGen, ModelClient, ModelError, Sandbox } from '../ports.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import type { FileState } from '../tools/file-state.ts';
-import type { ExitReason, TransitionReason } from '../trace.ts';
+import type { ExitReason, TraceEventBody, TransitionReason } from '../trace.ts';
 import type { SteeringInbox } from '../agents/steering/inbox.ts';
 import type { SkillCatalog } from '../agents/skills/catalog.ts';
 import type { TodoItem } from '../agents/todos/todo-tool.ts';
@@ -59,6 +59,8 @@ export type LoopInput = {
   steering?: SteeringInbox;
   /** The skills of this run (the `skill` tool is in `tools`); announced at the start, re-attached after a compact. */
   skills?: SkillCatalog;
+  /** What happened while the run was prepared (MCP servers connecting, `src/harness/mcp/`), emitted after `run.start`. */
+  preludeEvents?: TraceEventBody[];
 };
 
 export type LoopBudgets = {

@@ -24,6 +24,7 @@ export const GLOSSARY_TERMS = [
   'log-seq',
   'subagent',
   'safe-point',
+  'mcp',
 ] as const;
 
 export type GlossaryTerm = (typeof GLOSSARY_TERMS)[number];
@@ -151,5 +152,11 @@ export const GLOSSARY: Record<GlossaryTerm, GlossaryEntry> = {
     definition:
       'The one place in an iteration where the harness may add to the conversation on its own: after the tool results of a turn, before the next model call. Steering messages and background-job notifications are delivered there, never mid-call or mid-tool.',
     lesson: 'steering-mid-run',
+  },
+  mcp: {
+    term: 'MCP server',
+    definition:
+      'A program that offers tools over the Model Context Protocol (JSON-RPC): the harness connects to it, lists its tools and adds each as `mcp__<server>__<tool>`. Its tools go through the same permission rules, hooks and result handling as the built-ins; only the call goes over the wire.',
+    lesson: 'mcp-in-page-server',
   },
 };
