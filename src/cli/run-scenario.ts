@@ -112,6 +112,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out);
   const notes = plan.dir?.notes ?? [];
   for (const n of notes) printer.note(n);
+  let disposeRun = async () => {};
   try {
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);
     const settingsScopes: ScopedSettings[] = [
@@ -119,7 +120,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(plan.dir?.settings.project ? [{ source: 'project', settings: plan.dir.settings.project }] : []),
     ];
     const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
-    const { input, deps, modeNotes } = await prepareRun({
+    const { input, deps, modeNotes, dispose } = await prepareRun({
       scenario: withTurns,
       sandbox,
       ...(model ? { model } : {}),
@@ -136,8 +137,11 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
+      // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL.
+      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector() },
     });
     for (const note of modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
+    disposeRun = dispose;
     const loop = agentLoop(input, deps);
     let step = await loop.next();
     let events = 0;
@@ -162,6 +166,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     }
     return result;
   } finally {
+    await disposeRun();
     await sandbox.dispose();
   }
 }

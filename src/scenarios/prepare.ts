@@ -33,6 +33,7 @@ import type { AgentFeature } from '../harness/agents/tools.ts';
 import { seedGitRepo } from './git-seed.ts';
 import { agentToolPool } from '../harness/agents/pool.ts';
 import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
+import { prepareMcp, type PrepareMcpOptions } from './prepare-mcp.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -108,10 +109,13 @@ export type PrepareOptions = {
   steering?: SteeringInbox;
   /** Agent tools on top of the scenario's `settings.agentTools` (a live run offers them all). */
   agentTools?: AgentFeature[];
+  /** MCP servers: the session's registry, or a connector for this run's `.mcp.json` (see prepare-mcp.ts). */
+  mcp?: PrepareMcpOptions;
 };
 
 /** `modeNotes`: why a mode the settings or the caller asked for is not the one in force (empty when it is). */
-export type PreparedRun = { input: LoopInput; deps: LoopDeps; modeNotes: string[] };
+/** `dispose`: closes what the run opened for itself (MCP connections); call it after the run. */
+export type PreparedRun = { input: LoopInput; deps: LoopDeps; modeNotes: string[]; dispose: () => Promise<void> };
 
 export class ScenarioModelMissingError extends Error {}
 
@@ -165,13 +169,14 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         })
       : undefined;
 
+  const mcpRun = await prepareMcp(opts.mcp, { scenario, sandbox, trusted: opts.trusted ?? false, settingsScopes: opts.settingsScopes ?? [], now: () => clock.now(), ...(opts.signal ? { signal: opts.signal } : {}) });
   const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
   // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
   const live = opts.model;
   const { tools } = await agentToolPool({
     sandbox,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
-    base: () => agents.tools(builtinTools()),
+    base: () => [...agents.tools(builtinTools()), ...mcpRun.tools],
     runtime: {
       modelFor: live ? () => live : scriptedAgentModels(scenario.model.kind === 'scripted' ? (scenario.model.agents ?? {}) : {}, scriptedOpts),
       modelId,
@@ -208,6 +213,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(memory ? { memoryInjected: memory.event } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...agents.input,
+    ...(mcpRun.events.length ? { preludeEvents: mcpRun.events } : {}),
   };
   const deps: LoopDeps = {
     model,
@@ -233,7 +239,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(opts.model ? {} : { summarize: deterministicSummarizer }),
   };
   const chosen = resolveMode(merged, opts.mode);
-  return { input, deps, modeNotes: [...merged.modeNotes, ...(chosen.note ? [chosen.note] : [])] };
+  return { input, deps, modeNotes: [...merged.modeNotes, ...(chosen.note ? [chosen.note] : [])], dispose: mcpRun.dispose };
 }
 
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {

@@ -14,6 +14,9 @@ import { toRunnableScenario } from './migrate.ts';
 import { prepareRun } from './prepare.ts';
 import type { ScenarioV1 } from './schema-v1.ts';
 import type { SkillFile } from '../harness/agents/skills/catalog.ts';
+import type { McpConnector } from '../harness/ports.ts';
+import { McpRegistry } from '../harness/mcp/registry.ts';
+import { MCP_JSON } from '../harness/mcp/project.ts';
 
 export type LessonRun = { log: TraceEvent[]; results: RunResult[] };
 
@@ -30,6 +33,8 @@ export async function runLessonHeadless(
     scriptedToolIdStart?: number;
     /** The built-in skills (the repo's `skills/` folder), for lessons that load one. */
     skillFiles?: SkillFile[];
+    /** Opens the lesson's `.mcp.json` servers; default, when it has one: in-page servers in Node worker threads. */
+    mcpConnector?: McpConnector;
   },
 ): Promise<LessonRun> {
   const log: TraceEvent[] = [];
@@ -39,6 +44,10 @@ export async function runLessonHeadless(
   const memoryStore = opts.memoryStore ?? new InMemoryMemoryStore();
   let model: ModelClient | undefined;
   let memory: string | undefined;
+  // One registry for the whole lesson, so every prompt talks to the same server (as in the app).
+  const mcpConnector = opts.mcpConnector ?? (MCP_JSON in doc.files ? (await import('../mcp/node.ts')).createNodeMcpConnector() : undefined);
+  const mcpRegistry = mcpConnector ? new McpRegistry(mcpConnector, () => opts.clock.now()) : undefined;
+  try {
   for (let i = 0; i < doc.prompts.length; i++) {
     const last = results.at(-1);
     const { input, deps } = await prepareRun({
@@ -54,6 +63,7 @@ export async function runLessonHeadless(
       ...(opts.scriptedToolIdStart ? { scriptedToolIdStart: opts.scriptedToolIdStart } : {}),
       ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}),
       ...(last ? { history: last.messages, contextState: last.contextState, memory: memory ?? '' } : {}),
+      ...(mcpRegistry ? { mcp: { registry: mcpRegistry } } : {}),
     });
     if (i === 0) memory = input.memory ?? '';
     model = deps.model;
@@ -65,6 +75,9 @@ export async function runLessonHeadless(
       step = await loop.next();
     }
     results.push(step.value);
+  }
+  } finally {
+    await mcpRegistry?.closeAll();
   }
   return { log, results };
 }

@@ -45,7 +45,7 @@ describe('the course', () => {
     expect(lessons.length).toBeGreaterThanOrEqual(22);
     expect(lessons.map((l) => l.id).sort()).toEqual(builtinDocs.map((d) => d.id).sort());
     expect(lessons[0]!.id).toBe(builtinDocs[0]!.id);
-    expect(courseChapters().map((c) => c.chapter)).toEqual(['loop', 'tools', 'safety', 'context', 'memory-sessions', 'agents']);
+    expect(courseChapters().map((c) => c.chapter)).toEqual(['loop', 'tools', 'safety', 'context', 'memory-sessions', 'agents', 'extending']);
     expect(nextLesson(lessons[0]!.id)?.id).toBe(lessons[1]!.id);
     expect(nextLesson(lessons.at(-1)!.id)).toBeNull();
   });

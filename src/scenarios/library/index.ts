@@ -40,6 +40,8 @@ import toolHiding from './tool-hiding.json';
 import refusal from './refusal.json';
 import promptBlocked from './prompt-blocked.json';
 import reactiveCompact from './reactive-compact.json';
+// extending: MCP
+import mcpInPageServer from './mcp-in-page-server.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -89,6 +91,8 @@ export const builtinDocs: ScenarioV1[] = [
   refusal,
   promptBlocked,
   reactiveCompact,
+  // extending: MCP servers
+  mcpInPageServer,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
