@@ -2,6 +2,7 @@
 import type { TraceEvent } from '../../harness/index.ts';
 import { textOf } from '../../harness/index.ts';
 import { summarizeAgentEvent } from '../agents/summary.ts';
+import { summarizeMcpEvent } from '../mcp/summary.ts';
 
 const clip = (s: string, n = 90) => {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -76,7 +77,7 @@ export function summarize(e: TraceEvent): string {
     case 'subagent.stop':
       return `${e.subagentType} ${e.reason} · ${e.turns} turns · ${e.toolUses} tool uses · ${e.usage.input_tokens + e.usage.output_tokens} tok`;
   }
-  return summarizeAgentEvent(e);
+  return summarizeMcpEvent(e) ?? summarizeAgentEvent(e);
 }
 
 /** Colour family of a type badge. */

@@ -30,6 +30,7 @@ import { SteeringBox } from './steering.svelte.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
 import { ALL_AGENT_FEATURES } from '../../scenarios/prepare-agents.ts';
 import { lockConnectTo } from '../../security/connect-lock.svelte.ts';
+import { mcpSession } from '../mcp/mcp-session.svelte.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
 
@@ -508,6 +509,8 @@ export class RunController {
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(live && this.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
+      // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
+      ...(await mcpSession.runOptions(sandbox, this.scenario.files)),
     });
     if (epoch !== this.epoch) return false;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';
