@@ -6,6 +6,7 @@
  * (`allowConnectOrigin`), never by a scenario.
  */
 import { mcp, realClock, type Sandbox } from '../../harness/index.ts';
+import { SvelteSet } from 'svelte/reactivity';
 import { allowConnectOrigin } from '../../security/connect-lock.svelte.ts';
 
 export const IN_PAGE_TEMPLATE = `// An in-page MCP server. It runs in the isolated user-code runtime (a sandboxed worker:
@@ -34,7 +35,7 @@ export class McpSession {
   servers = $state<mcp.McpServerState[]>([]);
   /** The last problem of an action in the panel (a bad URL, a name clash, a locked origin). */
   problem = $state<string | null>(null);
-  readonly approved = $state(new Set<string>());
+  readonly approved = new SvelteSet<string>();
   #registry: Promise<mcp.McpRegistry> | null = null;
 
   registry(): Promise<mcp.McpRegistry> {
@@ -53,7 +54,7 @@ export class McpSession {
   async runOptions(sandbox: Sandbox, scenarioFiles: Readonly<Record<string, string>>): Promise<{ mcp?: { registry: mcp.McpRegistry; userApproved: ReadonlySet<string> } }> {
     const hasFile = mcp.MCP_JSON in scenarioFiles || (await sandbox.fs.stat(`${sandbox.workdir}/${mcp.MCP_JSON}`).catch(() => null)) !== null;
     if (!this.#registry && !hasFile) return {};
-    return { mcp: { registry: await this.registry(), userApproved: new Set(this.approved) } };
+    return { mcp: { registry: await this.registry(), userApproved: snapshotOf(this.approved) } };
   }
 
   async addRemote(name: string, url: string, transport: 'http' | 'sse'): Promise<boolean> {
@@ -96,6 +97,9 @@ export class McpSession {
     return r.get(spec.name)?.status === 'connected';
   }
 }
+
+/** A plain copy for the run, so approving later does not change a run under way. */
+const snapshotOf = (set: ReadonlySet<string>): ReadonlySet<string> => new Set(set);
 
 function checkName(name: string): string | null {
   return /^[A-Za-z0-9_.-]{1,40}$/.test(name.trim()) ? null : 'A server name is 1–40 letters, digits, "_", "-" or ".".';
