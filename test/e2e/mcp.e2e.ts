@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { allowConsoleErrors, expect, test } from './browser.ts';
-import { openApp, waitForStatus } from './app.ts';
+import { openApp, runToEnd, waitForStatus } from './app.ts';
 import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { freePort } from './servers.ts';
 
@@ -123,4 +123,17 @@ test('an in-page server written in the panel runs in the sandbox frame; a server
   expect(await server(page, 'down').getByTestId('mcp-server-error').textContent()).toMatch(/could not be reached/);
   await page.getByTestId('mcp-panel').locator('section').first().screenshot({ path: '/tmp/mcp-servers-inpage.png' });
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the lesson: its .mcp.json server runs in the sandbox frame, add is called, clear_memory is hidden by the deny rule', async ({ page }) => {
+  await runToEnd(page, 'mcp-in-page-server');
+  const types = await page.locator('[data-testid="event-row"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
+  expect(types).toEqual(expect.arrayContaining(['permission.prefilter', 'mcp.error', 'mcp.connect', 'mcp.tools', 'mcp.call']));
+  const card = page.locator('[data-testid="tool-call"][data-tool="mcp__calc__add"]').first();
+  await expect.poll(() => card.getByTestId('tool-result').textContent()).toContain('19 + 23 = 42');
+  await page.getByTestId('tab-mcp').click();
+  await expect.poll(() => server(page, 'calc').getAttribute('data-status')).toBe('connected');
+  // The stdio server is a config problem, not a server: it is in the errors, not the list.
+  expect(await server(page, 'notes').count()).toBe(0);
+  expect(await page.getByTestId('mcp-errors').textContent()).toMatch(/stdio server/);
 });
