@@ -115,12 +115,13 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
   const notes = plan.dir?.notes ?? [];
   for (const n of notes) printer.note(n);
+  let disposeRun = async () => {};
   try {
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);
     // A folder's .claude/settings.json and settings.local.json are in the sandbox: prepareRun reads them
     // there at run start (and reports them in a settings.read event), as for any scenario.
     const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
-    const { input, deps, modeNotes } = await prepareRun({
+    const { input, deps, modeNotes, dispose } = await prepareRun({
       scenario: withTurns,
       sandbox,
       ...(model ? { model } : {}),
@@ -139,8 +140,11 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       toolRunner: createNodeToolRunner(),
       // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
+      // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL.
+      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector() },
     });
     for (const note of modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
+    disposeRun = dispose;
     const loop = agentLoop(input, deps);
     let step = await loop.next();
     let events = 0;
@@ -165,6 +169,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     }
     return result;
   } finally {
+    await disposeRun();
     await sandbox.dispose();
   }
 }

@@ -25,3 +25,4 @@ export * as session from './session/index.ts';
 export * as memory from './memory/index.ts';
 export * as agents from './agents/index.ts';
 export * as workspace from './workspace/index.ts';
+export * as mcp from './mcp/index.ts';

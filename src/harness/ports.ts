@@ -10,6 +10,7 @@ import type { SessionLogEvent } from './session/types.ts';
 import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 // Leaf types live in `leaf-types.ts` (which imports none of ports / trace / session), so trace.ts
 // can use them without a cycle; re-exported here so every existing import keeps working.
+import type { JsonRpcExchange, McpServerSpec } from './mcp/types.ts';
 export type { MemoryOrigin, MemorySource, ModelError, ModelErrorKind, SandboxKind } from './leaf-types.ts';
 
 // ─── Model ──────────────────────────────────────────────────────────────────────────────────
@@ -233,6 +234,41 @@ export type UserToolResult =
  */
 export interface UserToolRunner {
   run(source: string, input: unknown, files: UserToolFiles, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<UserToolResult>;
+}
+
+// ─── MCP servers ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Opens MCP servers, so the harness never imports a transport. Implementations: `src/mcp/`
+ * (the official SDK client over Streamable HTTP / SSE, and over messages to an in-page server
+ * running in the user-code runtime or a Node worker thread).
+ *
+ * Contract:
+ * - `connect` resolves once the initialize handshake is done, or rejects with an Error whose
+ *   message says what failed in words a user can act on (refused, not found, timed out after
+ *   `timeoutMs`, not an MCP server). `signal` aborts it.
+ * - `listTools` returns the raw `tools` of every `tools/list` page (the harness checks them);
+ *   it rejects like `connect`.
+ * - `callTool` never rejects: a transport failure, a timeout (`timeoutMs`), an abort or a
+ *   JSON-RPC error is `{ ok: false, message }`; a reply is `{ ok: true, result }` with the raw
+ *   result, unchecked. Both carry the raw JSON-RPC request and response when they exist.
+ * - `close` ends the connection (stops an in-page server's worker); calling it twice is harmless.
+ */
+export interface McpConnector {
+  connect(spec: McpServerSpec, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<McpConnection>;
+}
+
+export interface McpConnection {
+  readonly transport: 'http' | 'sse' | 'in-page';
+  readonly serverName?: string;
+  readonly serverVersion?: string;
+  listTools(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown[]>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<{ ok: true; result: unknown; exchange: JsonRpcExchange } | { ok: false; message: string; exchange?: JsonRpcExchange }>;
+  close(): Promise<void>;
 }
 
 // ─── Time and ids ───────────────────────────────────────────────────────────────────────────

@@ -13,6 +13,7 @@ import type { DecidedBy, PermissionMode, StageDecision, StageName } from './perm
 import type { AgentEventBody } from './agents/events.ts';
 import type { TeamEventBody } from './agents/teams/events.ts';
 import type { WorkspaceEventBody } from './workspace/events.ts';
+import type { McpEventBody } from './mcp/events.ts';
 import type { TodoItem } from './agents/todos/todo-item.ts';
 
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
@@ -337,6 +338,8 @@ type EventBody =
   | TeamEventBody
   // isolated workspaces: copy, changes, merge back, conflicts (see src/harness/workspace/README.md)
   | WorkspaceEventBody
+  // MCP servers: connect, tool lists, calls with raw JSON-RPC, errors (see src/harness/mcp/README.md)
+  | McpEventBody
   // agents: todos and subagents (see src/harness/agents/README.md)
   | {
       /** The agent's todo list was replaced by an accepted `todo_write` call. */

@@ -36,6 +36,7 @@ import { seedGitRepo } from './git-seed.ts';
 import { sandboxSettingsScopes } from './sandbox-settings-scopes.ts';
 import { agentToolPool } from '../harness/agents/pool.ts';
 import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
+import { prepareMcp, type PrepareMcpOptions } from './prepare-mcp.ts';
 
 export type PrepareOptions = {
   scenario: Scenario;
@@ -115,10 +116,13 @@ export type PrepareOptions = {
   agentTools?: AgentFeature[];
   /** The environment's model alias targets / subagent model (the headless runner reads them). */
   modelAliases?: ModelAliasOverrides;
+  /** MCP servers: the session's registry, or a connector for this run's `.mcp.json` (see prepare-mcp.ts). */
+  mcp?: PrepareMcpOptions;
 };
 
 /** `modeNotes`: why a mode the settings or the caller asked for is not the one in force (empty when it is). */
-export type PreparedRun = { input: LoopInput; deps: LoopDeps; modeNotes: string[] };
+/** `dispose`: closes what the run opened for itself (MCP connections); call it after the run. */
+export type PreparedRun = { input: LoopInput; deps: LoopDeps; modeNotes: string[]; dispose: () => Promise<void> };
 
 export class ScenarioModelMissingError extends Error {}
 
@@ -174,13 +178,14 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         })
       : undefined;
 
+  const mcpRun = await prepareMcp(opts.mcp, { scenario, sandbox, trusted: opts.trusted ?? false, settingsScopes: opts.settingsScopes ?? [], now: () => clock.now(), ...(opts.signal ? { signal: opts.signal } : {}) });
   const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
   // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
   const live = opts.model;
   const { tools } = await agentToolPool({
     sandbox,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
-    base: () => withCustomTools(agents.tools(builtinTools()), scenario, opts.trusted ?? false, opts.toolRunner),
+    base: () => withCustomTools([...agents.tools(builtinTools()), ...mcpRun.tools], scenario, opts.trusted ?? false, opts.toolRunner),
     runtime: {
       modelFor: live ? () => live : scriptedAgentModels(scenario.model.kind === 'scripted' ? (scenario.model.agents ?? {}) : {}, scriptedOpts),
       modelId,
@@ -221,6 +226,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(fromSandbox.event ? { settingsRead: { ...fromSandbox.event, mode: permissions.mode, modeFrom: opts.mode && permissions.mode === opts.mode ? 'you' : merged.modeSource } } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...agents.input,
+    ...(mcpRun.events.length ? { preludeEvents: mcpRun.events } : {}),
   };
   const deps: LoopDeps = {
     model,
@@ -246,7 +252,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(opts.model ? {} : { summarize: deterministicSummarizer }),
   };
   const chosen = resolveMode(merged, opts.mode);
-  return { input, deps, modeNotes: [...merged.modeNotes, ...(chosen.note ? [chosen.note] : [])] };
+  return { input, deps, modeNotes: [...merged.modeNotes, ...(chosen.note ? [chosen.note] : [])], dispose: mcpRun.dispose };
 }
 
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {

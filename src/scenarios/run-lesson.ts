@@ -14,6 +14,9 @@ import { toRunnableScenario } from './migrate.ts';
 import { prepareRun } from './prepare.ts';
 import type { ScenarioV1 } from './schema-v1.ts';
 import type { SkillFile } from '../harness/agents/skills/catalog.ts';
+import type { McpConnector } from '../harness/ports.ts';
+import { McpRegistry } from '../harness/mcp/registry.ts';
+import { MCP_JSON } from '../harness/mcp/project.ts';
 
 export type LessonRun = { log: TraceEvent[]; results: RunResult[] };
 
@@ -32,6 +35,8 @@ export async function runLessonHeadless(
     skillFiles?: SkillFile[];
     /** Runs the lesson's JS custom tools (worker_threads in Node). */
     toolRunner?: UserToolRunner;
+    /** Opens the lesson's `.mcp.json` servers; default, when it has one: in-page servers in Node worker threads. */
+    mcpConnector?: McpConnector;
   },
 ): Promise<LessonRun> {
   const log: TraceEvent[] = [];
@@ -41,6 +46,10 @@ export async function runLessonHeadless(
   const memoryStore = opts.memoryStore ?? new InMemoryMemoryStore();
   let model: ModelClient | undefined;
   let memory: string | undefined;
+  // One registry for the whole lesson, so every prompt talks to the same server (as in the app).
+  const mcpConnector = opts.mcpConnector ?? (MCP_JSON in doc.files ? (await import('../mcp/node.ts')).createNodeMcpConnector() : undefined);
+  const mcpRegistry = mcpConnector ? new McpRegistry(mcpConnector, () => opts.clock.now()) : undefined;
+  try {
   for (let i = 0; i < doc.prompts.length; i++) {
     const last = results.at(-1);
     const { input, deps } = await prepareRun({
@@ -57,6 +66,7 @@ export async function runLessonHeadless(
       ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}),
       ...(opts.toolRunner ? { toolRunner: opts.toolRunner } : {}),
       ...(last ? { history: last.messages, contextState: last.contextState, memory: memory ?? '' } : {}),
+      ...(mcpRegistry ? { mcp: { registry: mcpRegistry } } : {}),
     });
     if (i === 0) memory = input.memory ?? '';
     model = deps.model;
@@ -68,6 +78,9 @@ export async function runLessonHeadless(
       step = await loop.next();
     }
     results.push(step.value);
+  }
+  } finally {
+    await mcpRegistry?.closeAll();
   }
   return { log, results };
 }

@@ -38,6 +38,10 @@ export const scenarioSettingsSchema = z
     always_deny: z.array(yamlTierRuleSchema).optional(),
     always_allow: z.array(yamlTierRuleSchema).optional(),
     ask_user: z.array(yamlTierRuleSchema).optional(),
+    // MCP: Claude Code's approval keys for the project's .mcp.json servers (src/harness/mcp/project-trust.ts)
+    enableAllProjectMcpServers: z.boolean().optional(),
+    enabledMcpjsonServers: z.array(z.string()).optional(),
+    disabledMcpjsonServers: z.array(z.string()).optional(),
     // agents (src/harness/agents/): opt-in tools, and steering messages fixed in advance
     /** Agent tools this scenario's runs get: `skills` (on anyway when skills exist), `tasks`, `background`. */
     agentTools: z.array(z.enum(['skills', 'tasks', 'background', 'teams'])).optional(),

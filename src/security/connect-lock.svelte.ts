@@ -12,6 +12,8 @@
  */
 
 let lockedOrigin = $state<string | null>(null);
+/** Origins the user added MCP servers at (by their own action); they join the lock when it is set. */
+const extraOrigins = $state<string[]>([]);
 
 /** The origin `connect-src` is locked to, or null while it is still the broad header's. */
 export function connectLockedTo(): string | null {
@@ -45,9 +47,30 @@ export function lockConnectTo(baseURL: string, doc: Document = document): string
   if (problem || lockedOrigin) return problem;
   const meta = doc.createElement('meta');
   meta.httpEquiv = 'Content-Security-Policy';
-  meta.content = `connect-src 'self' ${origin}`;
+  meta.content = `connect-src 'self' ${[origin, ...extraOrigins.filter((o) => o !== origin)].join(' ')}`;
   meta.setAttribute('data-connect-lock', origin);
   doc.head.appendChild(meta);
   lockedOrigin = origin;
   return null;
+}
+
+/**
+ * The user added an MCP server at `url`: the page may connect to its origin. Before the lock is
+ * set that origin joins it (the lock then allows the model origin and these); after, a policy
+ * cannot be loosened, so a new origin needs a reload — returned as the problem. Null when it can go.
+ */
+export function allowConnectOrigin(url: string): string | null {
+  const origin = originOf(url);
+  if (!origin) return `"${url}" is not an http(s) URL`;
+  if (extraOrigins.includes(origin) || origin === lockedOrigin) return null;
+  if (lockedOrigin) {
+    return `This page may only connect to ${lockedOrigin} (its security policy was narrowed to the model endpoint when the first live call went out). Reload the page and add the MCP server before the first live call to reach ${origin}.`;
+  }
+  extraOrigins.push(origin);
+  return null;
+}
+
+/** The MCP origins the user allowed in this page. */
+export function allowedConnectOrigins(): readonly string[] {
+  return extraOrigins;
 }

@@ -9,7 +9,7 @@ import { expect, test } from './browser.ts';
 import { openApp, rows, waitForStatus } from './app.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const TABS = ['scenario', 'settings', 'hooks', 'context', 'memory', 'sessions', 'stepper', 'lesson', 'course', 'merge'];
+const TABS = ['scenario', 'settings', 'hooks', 'context', 'memory', 'sessions', 'stepper', 'lesson', 'course', 'merge', 'mcp'];
 
 type Found = { id: string; impact: string; nodes: string[] };
 

@@ -95,6 +95,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     }
     if (input.settingsRead) yield emit.stamp(input.settingsRead);
     if (input.memoryInjected) yield emit.stamp(input.memoryInjected);
+    for (const e of input.preludeEvents ?? []) yield emit.stamp(e);
     yield* agents.start();
     const last = state.messages[state.messages.length - 1];
     if (last?.role === 'user') {

@@ -61,6 +61,8 @@ export type LoopInput = {
   steering?: SteeringInbox;
   /** The skills of this run (the `skill` tool is in `tools`); announced at the start, re-attached after a compact. */
   skills?: SkillCatalog;
+  /** What happened while the run was prepared (MCP servers connecting, `src/harness/mcp/`), emitted after `run.start`. */
+  preludeEvents?: TraceEventBody[];
 };
 
 export type LoopBudgets = {

@@ -51,6 +51,8 @@ import customToolLesson from './custom-tool.json';
 import goldenHookRegression from './golden-hook-regression.json';
 // extending: a real .claude/ brought in as it is
 import layeredClaudeSettings from './layered-claude-settings.json';
+// extending: MCP
+import mcpInPageServer from './mcp-in-page-server.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -112,6 +114,8 @@ export const builtinDocs: ScenarioV1[] = [
   goldenHookRegression,
   // extending
   layeredClaudeSettings,
+  // extending: MCP servers
+  mcpInPageServer,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));

@@ -3,6 +3,7 @@ import type { TraceEvent } from '../../harness/index.ts';
 import { summarizeTeamEvent } from '../team/summary.ts';
 import { textOf } from '../../harness/index.ts';
 import { summarizeAgentEvent } from '../agents/summary.ts';
+import { summarizeMcpEvent } from '../mcp/summary.ts';
 
 const clip = (s: string, n = 90) => {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -81,7 +82,7 @@ export function summarize(e: TraceEvent): string {
     case 'subagent.stop':
       return `${e.subagentType} ${e.reason} · ${e.turns} turns · ${e.toolUses} tool uses · ${e.usage.input_tokens + e.usage.output_tokens} tok`;
   }
-  return summarizeTeamEvent(e) ?? summarizeAgentEvent(e);
+  return summarizeTeamEvent(e) ?? summarizeMcpEvent(e) ?? summarizeAgentEvent(e);
 }
 
 /** Colour family of a type badge. */

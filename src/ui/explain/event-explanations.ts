@@ -367,4 +367,33 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     lesson: 'isolated-workspaces-overlap',
     terms: ['workspace'],
   },
+  // MCP (src/harness/mcp/)
+  'mcp.connect': {
+    means: 'An MCP server finished the initialize handshake; its tools can now join the tool list.',
+    why: (e) => `\`${e.server}\` answered over ${e.transport === 'in-page' ? 'messages to the in-page server (it runs in the isolated user-code runtime)' : `${e.transport === 'sse' ? 'SSE (the Streamable HTTP attempt was refused)' : 'Streamable HTTP'}${e.url ? ` at ${e.url}` : ''}`} in ${e.ms} ms${e.serverName ? `; it calls itself ${e.serverName}${e.serverVersion ? ` ${e.serverVersion}` : ''}` : ''}.`,
+    otherwise: 'A server that does not answer is reported as `mcp.error` and its tools are absent; the run goes on without them.',
+    lesson: 'mcp-in-page-server',
+    terms: ['mcp'],
+  },
+  'mcp.tools': {
+    means: 'A server listed its tools (`tools/list`); each becomes `mcp__<server>__<tool>` in the tool list, next to the built-ins.',
+    why: (e) => `\`${e.server}\` offers ${list(e.tools.map((t) => t.name))}${e.skipped.length ? `; left out: ${e.skipped.map((s) => `\`${s.tool}\` (${s.reason})`).join(', ')}` : ''}. Rules and hook matchers name them like any tool: \`mcp__${e.server}__*\` covers all of them.`,
+    otherwise: 'Without the prefix two servers (or a server and a built-in) could offer tools of the same name.',
+    lesson: 'mcp-in-page-server',
+    terms: ['mcp', 'rule'],
+  },
+  'mcp.call': {
+    means: 'The harness sent one `tools/call` to an MCP server — after validation, hooks and permissions, exactly as for a built-in — and got this back.',
+    why: (e) => `\`${e.name}\` called \`${e.tool}\` on \`${e.server}\` (${e.ms} ms): ${e.ok ? (e.isError ? 'the server answered with an error result, which the model reads' : 'the result goes back to the model as the tool_result') : 'no usable answer, so the model gets an error result naming the failure'}. The raw JSON-RPC request and response are in the MCP panel.`,
+    otherwise: 'A denied call never reaches the server: a `permission.decision` deny ends it before this point.',
+    lesson: 'mcp-in-page-server',
+    terms: ['mcp', 'tool-use-id'],
+  },
+  'mcp.error': {
+    means: 'An MCP server could not be used for something: it is down, timed out, answered garbage, is not approved, or its config is wrong.',
+    why: (e) => `\`${e.server}\` (${e.phase}${e.tool ? `, \`${e.tool}\`` : ''}): ${e.message}`,
+    otherwise: 'The run continues: a server that failed has no tools in the list, and a call that failed is an error result the model can react to.',
+    lesson: 'mcp-in-page-server',
+    terms: ['mcp', 'trust'],
+  },
 };

@@ -25,6 +25,7 @@ export const GLOSSARY_TERMS = [
   'subagent',
   'safe-point',
   'workspace',
+  'mcp',
 ] as const;
 
 export type GlossaryTerm = (typeof GLOSSARY_TERMS)[number];
@@ -158,5 +159,11 @@ export const GLOSSARY: Record<GlossaryTerm, GlossaryEntry> = {
     definition:
       'An agent’s own copy of the working tree (Claude Code’s `isolation: worktree`): it reads the files as they were when the copy was taken and its writes stay in the copy. When it finishes, its changes are merged back; a file someone else changed in the meantime is a conflict, never silently overwritten.',
     lesson: 'isolated-workspaces-overlap',
+  },
+  mcp: {
+    term: 'MCP server',
+    definition:
+      'A program that offers tools over the Model Context Protocol (JSON-RPC): the harness connects to it, lists its tools and adds each as `mcp__<server>__<tool>`. Its tools go through the same permission rules, hooks and result handling as the built-ins; only the call goes over the wire.',
+    lesson: 'mcp-in-page-server',
   },
 };

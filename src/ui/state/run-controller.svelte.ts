@@ -30,6 +30,8 @@ import { RunPuller } from './run-puller.svelte.ts';
 import { bareLiveClient, bootScenarioSandbox } from './run-sandbox.ts';
 import { editBlockOf, userChangeEvent } from './workbench-edits.ts';
 import { errorText, statusFor, WORKDIR, type DriveMode, type FilesAt, type RunWrapper, type StartOptions, type StopWhen } from './run-types.ts';
+import { lockConnectTo } from '../../security/connect-lock.svelte.ts';
+import { mcpSession } from '../mcp/mcp-session.svelte.ts';
 
 // The public names of this module stay here: components import them from the controller.
 export type { RunStatus, SandboxInfo, FilesAt, StopWhen, RunWrapper } from './run-types.ts';
@@ -431,6 +433,8 @@ export class RunController extends RunPuller {
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(live && this.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
+      // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
+      ...(await mcpSession.runOptions(sandbox, this.scenario.files)),
     });
     if (epoch !== this.epoch) return false;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';

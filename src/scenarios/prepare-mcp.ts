@@ -1,0 +1,54 @@
+/**
+ * MCP for one run: the project's `.mcp.json` (from the sandbox, so a scenario's file and a file
+ * the user or agent wrote count alike) is synced into the registry with Claude Code's approval
+ * rules, every server that is not connected is connected, and the run gets the servers' tools and
+ * what happened (`mcp.connect`, `mcp.tools`, `mcp.error`) as its prelude events.
+ *
+ * The UI passes its page-wide registry (the MCP panel's servers, connected already); the headless
+ * runner passes a connector and gets a registry for the run, closed by `dispose`. Neither and no
+ * `.mcp.json`: nothing happens (no cost for the runs that use no MCP).
+ */
+import type { AnyTool, McpConnector, Sandbox, TraceEventBody } from '../harness/index.ts';
+import { mcp } from '../harness/index.ts';
+import type { Scenario } from './schema.ts';
+import type { ScopedSettings } from '../harness/settings/merge.ts';
+
+export type PrepareMcpOptions = {
+  /** The session's servers (the UI's); a run-local one is made from `connector` otherwise. */
+  registry?: mcp.McpRegistry;
+  connector?: McpConnector;
+  /** Project servers the user approved at the prompt. */
+  userApproved?: ReadonlySet<string>;
+};
+
+export type PreparedMcp = { tools: AnyTool[]; events: TraceEventBody[]; dispose: () => Promise<void> };
+
+const NOTHING: PreparedMcp = { tools: [], events: [], dispose: async () => {} };
+
+export async function prepareMcp(
+  opts: PrepareMcpOptions | undefined,
+  ctx: { scenario: Scenario; sandbox: Sandbox; trusted: boolean; settingsScopes: readonly ScopedSettings[]; now: () => number; signal?: AbortSignal },
+): Promise<PreparedMcp> {
+  const hasProjectFile = (await ctx.sandbox.fs.stat(`${ctx.sandbox.workdir}/${mcp.MCP_JSON}`).catch(() => null)) !== null;
+  if (!opts?.registry && !hasProjectFile) return NOTHING;
+  const own = !opts?.registry;
+  const registry = opts?.registry ?? new mcp.McpRegistry(opts?.connector ?? null, ctx.now);
+  const settings = mcp.mergeApprovalSettings([
+    mcp.approvalSettingsOf(ctx.scenario.settings as Record<string, unknown>),
+    ...ctx.settingsScopes.map((s) => mcp.approvalSettingsOf(s.settings as Record<string, unknown>)),
+  ]);
+  const configEvents = await mcp.syncProjectServers({
+    fs: ctx.sandbox.fs,
+    workdir: ctx.sandbox.workdir,
+    registry,
+    settings,
+    trusted: ctx.trusted,
+    ...(opts?.userApproved ? { userApproved: opts.userApproved } : {}),
+  });
+  await registry.connectAll(ctx.signal);
+  return {
+    tools: registry.tools(),
+    events: [...configEvents, ...registry.drainEvents()],
+    dispose: own ? () => registry.closeAll() : async () => {},
+  };
+}
