@@ -3,13 +3,16 @@
  * the real loop, just-bash and scripted models: each works in its own copy; when it finishes
  * (shut down, done, team stopped) its changes are offered back — the first to merge a file wins,
  * an overlapping later change is refused as a conflict (never overwritten) and the lead is told in
- * its mailbox. The task board and mailboxes stay shared.
+ * its mailbox. The task board and mailboxes stay shared. A prepared run has the factory by default.
  */
 import { describe, expect, it } from 'vitest';
-import { checkTranscript, type TraceEvent } from '../../src/harness/index.ts';
+import { checkTranscript, FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { allMessages, isolatedTeammateWorkspace } from '../../src/harness/agents/teams/index.ts';
 import { readTasks } from '../../src/harness/agents/tasks/store.ts';
-import { historyOf } from './agents-fixture.ts';
+import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
+import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
+import { historyOf, run } from './agents-fixture.ts';
 import { call, runAll, say, teamSetup, turn } from './teams-fixture.ts';
 
 const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
@@ -151,5 +154,21 @@ describe('teammates in isolated workspaces', () => {
     expect((await allMessages(s.deps.sandbox.fs, s.deps.sandbox.workdir, 'lead')).filter((m) => m.from === 'team').map((m) => m.body.split(':')[0])).toEqual(["alice's isolated workspace (it is shut_down)"]);
     expect(await s.deps.sandbox.fs.list('/.ws')).toEqual([]);
     transcriptsValid(events, s, ['alice', 'bob']);
+  });
+
+  it('a prepared run (page and headless) has the factory: the shutdown lesson with alice in a worktree merges her file', async () => {
+    const scenario = structuredClone(findBuiltinScenario('team-shutdown')!);
+    if (scenario.model.kind !== 'scripted') throw new Error('the lesson is scripted');
+    const spawn = scenario.model.turns[0]!.content.find((b) => b.type === 'tool_use' && b.input.name === 'alice')!;
+    if (spawn.type !== 'tool_use') throw new Error('a spawn call');
+    spawn.input = { ...spawn.input, isolation: 'worktree' };
+    scenario.model.agents!.alice![0]!.content.unshift({ type: 'tool_use', name: 'bash', input: { command: 'echo hi > hi.txt' } });
+    const sandbox = await createJustBashSandbox({ files: {} });
+    const { events, result } = await run(await prepareRun({ scenario, sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true }));
+    expect(result.reason).toBe('completed');
+    expect(ofType(events, 'workspace.created').map((e) => e.forAgentId)).toEqual(['teammate-alice']);
+    expect(ofType(events, 'workspace.merge').map((e) => [e.forAgentId, e.applied.map((a) => a.path)])).toEqual([['teammate-alice', ['hi.txt']]]);
+    expect(await sandbox.fs.readFile('hi.txt')).toBe('hi\n');
+    expect(checkTranscript(result.messages)).toEqual([]);
   });
 });
