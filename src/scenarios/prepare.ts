@@ -35,6 +35,7 @@ import type { AgentFeature } from '../harness/agents/tools.ts';
 import { seedGitRepo } from './git-seed.ts';
 import { sandboxSettingsScopes } from './sandbox-settings-scopes.ts';
 import { agentToolPool } from '../harness/agents/pool.ts';
+import { isolatedTeammateWorkspace } from '../harness/agents/teams/workspace.ts';
 import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
 import { prepareMcp, type PrepareMcpOptions } from './prepare-mcp.ts';
 
@@ -198,8 +199,9 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       ...(opts.model ? {} : { summarize: deterministicSummarizer }),
       ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
     },
-    // Teams: teammates' models come from the same place as subagents' (model.agents keyed by name).
-    ...(agents.teams ? { team: { clock, ids: opts.ids ?? randomIds, ...(opts.signal ? { signal: opts.signal } : {}), ...(scenario.settings.team?.requestTimeoutMs ? { requestTimeoutMs: scenario.settings.team.requestTimeoutMs } : {}) } } : {}),
+    // Teams: teammates' models come from the same place as subagents' (model.agents keyed by name);
+    // `isolation: overlay` teammates get isolated workspaces.
+    ...(agents.teams ? { team: { clock, ids: opts.ids ?? randomIds, workspace: isolatedTeammateWorkspace, ...(opts.signal ? { signal: opts.signal } : {}), ...(scenario.settings.team?.requestTimeoutMs ? { requestTimeoutMs: scenario.settings.team.requestTimeoutMs } : {}) } } : {}),
   });
 
   const input: LoopInput = {

@@ -1,7 +1,7 @@
 /**
  * When an agent in a workspace finishes: list its changes, merge what merges, refuse the rest as
  * conflicts, and say so in events and in a few lines the lead's model reads. Shared by subagents
- * (`agents/subagents/run-child.ts`) and, later, teammates.
+ * (`agents/subagents/run-child.ts`) and teammates (`agents/teams/workspace.ts`).
  */
 import type { Sandbox } from '../ports.ts';
 import type { WorkspaceEventBody } from './events.ts';

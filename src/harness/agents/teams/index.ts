@@ -6,5 +6,5 @@ export { claimNextTask, releaseTasksOf, type ClaimResult } from './claim.ts';
 export { LEAD, messageLine, parseMailbox, type TeamMessage, type MessageType } from './message.ts';
 export { canMove, type TeammateState } from './state.ts';
 export type { TeamEventBody } from './events.ts';
-export type { WorkspaceFactory, TeammateIsolation } from './workspace.ts';
+export { isolatedTeammateWorkspace, isolationOf, withSharedDirs, TEAM_SHARED_DIRS, type WorkspaceFactory, type TeammateIsolation, type TeammateWorkspace } from './workspace.ts';
 export type { TeamTransport, TeamWire } from './transport.ts';

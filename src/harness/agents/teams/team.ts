@@ -27,7 +27,7 @@ import { allMessages, appendMessage, inboxPath, takeUnread, unreadMessages } fro
 import { isRequest, LEAD, messageLine, RESPONSE_OF, type MessageType, type TeamMessage } from './message.ts';
 import { canMove, isFinal, type TeammateState } from './state.ts';
 import type { TeamTransport, TeamWire } from './transport.ts';
-import type { TeammateIsolation, WorkspaceFactory } from './workspace.ts';
+import type { TeammateIsolation, TeammateWorkspace, WorkspaceFactory } from './workspace.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_TEAMMATE_MAX_TURNS = 20;
@@ -69,6 +69,9 @@ export type Teammate = {
   sandbox: Sandbox;
   files: FileState;
   autoClaim: boolean;
+  isolation: TeammateIsolation;
+  /** Its isolated copy while it has one (`overlay`): made at spawn, closed when it finishes, made afresh if it wakes again. */
+  workspace?: TeammateWorkspace;
   /** The loop of its current wake-up, while working. */
   loop?: AsyncGenerator<TraceEvent, RunResult>;
   /** Unhooks the current wake-up's own signal from `abort` (each wake-up gets a fresh one, so listeners do not pile up). */
@@ -193,6 +196,7 @@ export class Team {
       sandbox: this.runtime.sandbox,
       files: new FileState(),
       autoClaim: false,
+      isolation: 'shared',
       abort: new AbortController(),
       stopping: false,
       seq: 0,
@@ -247,6 +251,40 @@ export class Team {
     if (to !== 'working' && to !== 'waiting') delete m.taskId;
     await sink(this.stampFor(m.agentId, { type: 'agent.state', name: m.name, from, to, why, ...(m.taskId ? { taskId: m.taskId } : {}) }));
     if (!m.remoteTab) this.wire?.transport.post({ kind: 'state', tab: this.wire.tab, name: m.name, to, why });
+    // Finished (for now, or for good): its isolated copy is offered back.
+    if ((to === 'done' || isFinal(to)) && m.workspace) await this.closeWorkspace(m, sink);
+  }
+
+  private async openWorkspace(name: string, agentId: string, sink: Sink): Promise<TeammateWorkspace> {
+    return this.runtime.workspace!({ name, agentId, base: this.runtime.sandbox, emit: sink });
+  }
+
+  /**
+   * Offers a finished teammate's changes back (merged or refused as conflicts, never overwritten),
+   * removes its copy, and tells the lead what happened in a message from `team` — the lead learns
+   * it the way it learns everything in a team, and a lead waiting in read_inbox wakes for it.
+   */
+  private async closeWorkspace(m: Teammate, sink: Sink): Promise<void> {
+    const ws = m.workspace!;
+    delete m.workspace;
+    m.sandbox = this.runtime.sandbox;
+    let outcome: { changed: number; report: string };
+    try {
+      outcome = await ws.close(sink);
+    } catch (err) {
+      outcome = { changed: 1, report: `Its changes could not be offered back (${err instanceof Error ? err.message : String(err)}); nothing was merged.` };
+    }
+    if (outcome.changed > 0) await this.notify(LEAD, `${m.name}'s isolated workspace (it is ${m.state}): ${outcome.report}`, sink);
+  }
+
+  /** A message from the team itself (not from an agent), as `request_timeout` is. */
+  private async notify(to: string, body: string, sink: Sink): Promise<void> {
+    const message: TeamMessage = { id: this.nextId('msg'), from: 'team', to, type: 'message', body, ts: this.runtime.clock.now() };
+    const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, message, this.lockOptions('team', sink));
+    this.stats.lockWaits += sent.waits;
+    this.stats.messages++;
+    this.wire?.transport.post({ kind: 'message', tab: this.wire.tab, message });
+    await sink({ type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread });
   }
 
   async spawn(req: SpawnRequest, sink: Sink): Promise<{ ok: true; teammate: Teammate } | { ok: false; message: string }> {
@@ -257,7 +295,14 @@ export class Team {
     const agentId = `teammate-${req.name}`;
     const model = this.runtime.modelFor({ agentId, description: req.name, subagentType: 'teammate' });
     if ('error' in model) return { ok: false, message: `The teammate ${req.name} could not start: ${model.error}` };
-    const sandbox = isolation === 'overlay' ? await this.runtime.workspace!({ name: req.name, agentId, base: this.runtime.sandbox }) : this.runtime.sandbox;
+    let workspace: TeammateWorkspace | undefined;
+    if (isolation === 'overlay') {
+      try {
+        workspace = await this.openWorkspace(req.name, agentId, sink);
+      } catch (err) {
+        return { ok: false, message: `The teammate ${req.name} could not start: its isolated workspace could not be made (${err instanceof Error ? err.message : String(err)}).` };
+      }
+    }
     const abort = new AbortController();
     this.runtime.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     const base = this.runtime.tools();
@@ -271,9 +316,11 @@ export class Team {
       system: req.system ?? teammateSystem(req.name, names),
       tools: [...withTasks, ...(this.runtime.teammateTools?.(this, req.name) ?? [])],
       model,
-      sandbox,
+      sandbox: workspace?.sandbox ?? this.runtime.sandbox,
       files: new FileState(),
       autoClaim: req.autoClaim ?? false,
+      isolation,
+      ...(workspace ? { workspace } : {}),
       abort,
       stopping: false,
       seq: 0,
@@ -371,6 +418,13 @@ export class Team {
   }
 
   private async wake(m: Teammate, text: string, why: string, sink: Sink): Promise<void> {
+    if (m.isolation === 'overlay' && !m.workspace) {
+      // Woken after it finished (done → working): a fresh copy of the tree as it is now, and a
+      // fresh read state (what it read in the old copy may have changed since).
+      m.workspace = await this.openWorkspace(m.name, m.agentId, sink);
+      m.sandbox = m.workspace.sandbox;
+      m.files = new FileState();
+    }
     const input: LoopInput = {
       messages: withUserContent(m.history, [{ type: 'text', text }]),
       system: m.system,

@@ -12,6 +12,7 @@ import { unreadMessages } from './mailbox.ts';
 import { LEAD, messageLine } from './message.ts';
 import type { Sink, Team, TeamRuntime } from './team.ts';
 import { Team as TeamClass } from './team.ts';
+import { isolationOf } from './workspace.ts';
 
 function sinkOf(ctx: ToolContext): Sink {
   if (ctx.emit) return ctx.emit;
@@ -24,19 +25,22 @@ const spawnSchema = z.strictObject({
   name: z.string().min(1).max(32).describe('A short lowercase name, e.g. "alice"; it is also the mailbox name.'),
   prompt: z.string().min(1).describe('Its first message: what it is for and what to do first.'),
   auto_claim: z.boolean().optional().describe('Claim ready, unowned tasks from the task board by itself whenever idle.'),
-  isolation: z.enum(['shared', 'overlay']).optional().describe('Where it works: the shared files (default) or an isolated copy.'),
+  isolation: z
+    .enum(['shared', 'overlay', 'worktree'])
+    .optional()
+    .describe('Where it works: the shared files (default), or its own isolated copy (overlay; worktree means the same) whose changes are merged back when it finishes; overlapping changes are refused as conflicts.'),
 });
 
 export function spawnTeammateTool(team: Team) {
   return buildTool<z.infer<typeof spawnSchema>>({
     name: 'spawn_teammate',
     description:
-      'Starts a long-lived teammate: its own conversation, tools and permissions, on the same files. Unlike a subagent it stays after its first answer: it idles between messages and wakes when mail arrives (or, with auto_claim, when a task on the board is ready). It moves while you wait in read_inbox.',
+      'Starts a long-lived teammate: its own conversation, tools and permissions, on the same files (or, with isolation overlay, on its own copy merged back when it finishes). Unlike a subagent it stays after its first answer: it idles between messages and wakes when mail arrives (or, with auto_claim, when a task on the board is ready). It moves while you wait in read_inbox.',
     inputSchema: spawnSchema,
     // Starting a teammate changes no file of the user's; each of its calls is judged on its own.
     isReadOnly: () => true,
     async call(input, ctx) {
-      const r = await team.spawn({ name: input.name, prompt: input.prompt, ...(input.auto_claim !== undefined ? { autoClaim: input.auto_claim } : {}), ...(input.isolation ? { isolation: input.isolation } : {}) }, sinkOf(ctx));
+      const r = await team.spawn({ name: input.name, prompt: input.prompt, ...(input.auto_claim !== undefined ? { autoClaim: input.auto_claim } : {}), ...(input.isolation ? { isolation: isolationOf(input.isolation)! } : {}) }, sinkOf(ctx));
       if (!r.ok) return fail(r.message);
       return { content: `Spawned ${input.name} (${r.teammate.agentId}); your prompt is in its mailbox. Wait for its messages with read_inbox. Team: ${team.summary()}` };
     },
