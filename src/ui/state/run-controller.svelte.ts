@@ -30,7 +30,6 @@ import { RunPuller } from './run-puller.svelte.ts';
 import { bareLiveClient, bootScenarioSandbox } from './run-sandbox.ts';
 import { editBlockOf, userChangeEvent } from './workbench-edits.ts';
 import { errorText, statusFor, WORKDIR, type DriveMode, type FilesAt, type RunWrapper, type StartOptions, type StopWhen } from './run-types.ts';
-import { lockConnectTo } from '../../security/connect-lock.svelte.ts';
 import { mcpSession } from '../mcp/mcp-session.svelte.ts';
 
 // The public names of this module stay here: components import them from the controller.
