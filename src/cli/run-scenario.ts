@@ -138,6 +138,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
       toolRunner: createNodeToolRunner(),
+      // JS hooks run as in `golden`: a vm context in a worker thread (src/hooks-runtime/node-runner.ts).
+      jsRunner: (await import('../hooks-runtime/node-runner.ts')).createNodeJsHookRunner(),
       // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL.

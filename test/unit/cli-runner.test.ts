@@ -192,6 +192,18 @@ describe('headless runner: --dir and --write-back', () => {
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
   });
 
+  it('a trusted folder’s JS PreToolUse hook runs headless and its deny decides', async () => {
+    const dir = project();
+    const code = "if (input.tool_input.command.includes('rm ')) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm here' } };";
+    writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'js', code }] }] } }));
+    server.setTurns(editTurns());
+    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust', '--output-format', 'stream-json'], env());
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const decision = lines.find((l) => l.type === 'permission.decision');
+    expect(decision.decision).toBe('deny');
+    expect(JSON.stringify(lines.filter((l) => l.type === 'tool.result'))).toContain('no rm here');
+  });
+
   it('--write-back writes changed and new files and removes deleted ones; skipped files are never touched', async () => {
     const dir = project();
     server.setTurns(editTurns());
