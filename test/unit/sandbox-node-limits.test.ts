@@ -22,9 +22,9 @@ const TESTS_PROJECT: Record<string, string> = {
     "test('adds numbers', () => { assert.equal(sum([1, 2, 3]), 6); });",
     "test('async test', async () => { await new Promise((r) => setTimeout(r, 5)); assert.ok(true); });",
     "test('callback test', (t, done) => { setTimeout(done, 1); });",
-    // Not a skipped Vitest test: guest code for the sandbox's `node --test`, checking that its
-    // `test.skip` is reported as `# SKIP` and never runs the body.
-    "test.skip('skipped test', () => { throw new Error('never'); });",
+    // Guest code for the sandbox's `node --test` (not a Vitest test): a skip with a reason is
+    // reported as `# SKIP <reason>` and its body never runs.
+    "test('skipped test', { skip: 'reason printed by the guest runner' }, () => { throw new Error('never'); });",
     "describe('empty input', () => {",
     "  it('is zero', () => { assert.equal(sum([]), 0); });",
     "  it('is wrong on purpose', () => { assert.deepStrictEqual({ total: sum([2]) }, { total: 3 }); });",
@@ -48,7 +48,7 @@ describe('node --test', () => {
     expect(out).toContain('ok 2 - adds numbers\n');
     expect(out).toContain('ok 3 - async test\n');
     expect(out).toContain('ok 4 - callback test\n');
-    expect(out).toContain('ok 5 - skipped test # SKIP\n');
+    expect(out).toContain('ok 5 - skipped test # SKIP reason printed by the guest runner\n');
     expect(out).toContain('    # Subtest: is wrong on purpose\n    not ok 2 - is wrong on purpose\n');
     expect(out).toContain("      failureType: 'testCodeFailure'\n");
     expect(out).toContain("      code: 'ERR_ASSERTION'\n");
