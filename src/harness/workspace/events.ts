@@ -2,7 +2,7 @@
  * The trace events of isolated workspaces, joined into `TraceEvent` in `trace.ts`. Plain JSON:
  * the merge view is built from them alone (each conflict carries every version of its file).
  */
-import type { ChangeKind, Conflict } from './types.ts';
+import type { ChangeKind, Conflict, WorkspaceBranch, WorkspaceCommit, WorkspaceGitMerge } from './types.ts';
 
 /** One file of a workspace's changes, as the merge view shows it. */
 export type ChangeSummary = { path: string; kind: ChangeKind; patch: string; addedLines: number; removedLines: number };
@@ -18,6 +18,8 @@ export type WorkspaceEventBody =
       root: string;
       /** Files copied into it (the snapshot every diff is measured against). */
       files: number;
+      /** Present when the project is a git repository: the copy is a linked worktree on this branch. */
+      git?: WorkspaceBranch;
     }
   | {
       /** The agent finished: what it changed against its snapshot. */
@@ -25,6 +27,8 @@ export type WorkspaceEventBody =
       workspaceId: string;
       forAgentId: string;
       changes: ChangeSummary[];
+      /** Git-backed: the commit that records them on the agent's branch. */
+      git?: WorkspaceCommit;
     }
   | {
       /** The changes were offered back: what was written to the base, what was refused. */
@@ -34,6 +38,8 @@ export type WorkspaceEventBody =
       applied: { path: string; how: 'clean' | 'auto_merged' }[];
       /** Paths refused as conflicts (one `workspace.conflict` each follows). */
       conflicts: string[];
+      /** Git-backed: the merge commit, or the merge left in progress. */
+      git?: WorkspaceGitMerge;
     }
   | {
       /** A file the merge refused to overwrite: someone must choose (or edit) its content. */

@@ -1,4 +1,4 @@
-export { createIsolatedWorkspace, type IsolatedWorkspace, type IsolatedWorkspaceOptions } from './isolated-workspace.ts';
+export { createdEvent, createIsolatedWorkspace, type IsolatedWorkspace, type IsolatedWorkspaceOptions } from './isolated-workspace.ts';
 export { diffTrees, fileChange, type ChangeKind, type FileChange } from './changes.ts';
 export { applyMerge, planMerge, resolvedContent, type Conflict, type ConflictReason, type ConflictSide, type MergePlan, type MergeResult, type PlannedWrite, type Resolution } from './merge.ts';
 export { mergeLedger, withMergeLock } from './ledger.ts';

@@ -6,15 +6,20 @@
  * file tools, glob, grep and bash all see the same files under the same `/home/project` paths.
  * Why a private directory rather than an in-memory overlay: bash runs inside the base sandbox's
  * interpreter, which can only see files that exist there, so the layer has to be real files.
+ * In a git project the private tree is a linked worktree on its own branch (`git-backing.ts`).
  */
 import { SandboxFsError, type ExecOptions, type Sandbox, type SandboxFs } from '../ports.ts';
 import { diffTrees, type FileChange } from './changes.ts';
+import type { WorkspaceEventBody } from './events.ts';
+import { openGitBacking, type GitBacking } from './git-backing.ts';
 import { pathMap, WORKSPACES_ROOT, type PathMap } from './paths.ts';
 import { readTree, writeTree } from './tree.ts';
 
 export type IsolatedWorkspaceOptions = {
   /** Unique among live workspaces; becomes part of the private path, so letters, digits, `-`, `_` and `.`. */
   id: string;
+  /** What the agent was asked to do: the subject of its commit in a git project. */
+  task?: string;
 };
 
 export type IsolatedWorkspace = {
@@ -23,8 +28,11 @@ export type IsolatedWorkspace = {
   root: string;
   /** The agent's view: give this to its loop instead of the base sandbox. */
   sandbox: Sandbox;
-  /** The base working tree as it was at creation (relative path → content). */
+  /** The base working tree as it was at creation (relative path → content); in a git project, HEAD's files. */
   snapshot: ReadonlyMap<string, string>;
+  /** Present when the tree is a linked git worktree on its own branch. */
+  git?: GitBacking;
+  task?: string;
   /** Files the agent added, changed or deleted, against the snapshot. */
   changes(): Promise<FileChange[]>;
   /** Removes the private tree. The base is not touched. */
@@ -39,8 +47,15 @@ export async function createIsolatedWorkspace(base: Sandbox, opts: IsolatedWorks
   }
   const map = pathMap(base.workdir, opts.id);
   if (await base.fs.stat(map.root)) throw new Error(`A workspace with id "${opts.id}" already exists at ${map.root}`);
-  const snapshot = await readTree(base.fs, base.workdir);
-  await writeTree(base.fs, map.root, snapshot);
+  // A git project: the worktree is a checkout of HEAD, as `git worktree add` makes it (uncommitted
+  // edits in the project are not in it). Otherwise the working tree is copied as it is.
+  const git = await openGitBacking(base, opts.id, map.root);
+  let snapshot: Map<string, string>;
+  if (git) snapshot = await readTree(base.fs, map.root);
+  else {
+    snapshot = await readTree(base.fs, base.workdir);
+    await writeTree(base.fs, map.root, snapshot);
+  }
   let disposed = false;
   const sandbox: Sandbox = {
     kind: base.kind,
@@ -64,13 +79,22 @@ export async function createIsolatedWorkspace(base: Sandbox, opts: IsolatedWorks
     root: map.root,
     sandbox,
     snapshot,
+    ...(git ? { git } : {}),
+    ...(opts.task !== undefined ? { task: opts.task } : {}),
     changes: async () => diffTrees(snapshot, await readTree(base.fs, map.root)),
     dispose: async () => {
       if (disposed) return;
       disposed = true;
+      // The worktree goes; its branch (and the agent's commit) stays, as after `git worktree remove`.
+      if (git) await base.git!.removeWorktree(base.workdir, map.root).catch(() => undefined);
       await base.fs.rm(`${WORKSPACES_ROOT}/${opts.id}`, { recursive: true, force: true });
     },
   };
+}
+
+/** The `workspace.created` event for `ws`, made for `forAgentId`. */
+export function createdEvent(ws: IsolatedWorkspace, forAgentId: string): Extract<WorkspaceEventBody, { type: 'workspace.created' }> {
+  return { type: 'workspace.created', workspaceId: ws.id, forAgentId, root: ws.root, files: ws.snapshot.size, ...(ws.git ? { git: { branch: ws.git.branch, base: ws.git.base } } : {}) };
 }
 
 /** `SandboxFs` with working-directory paths sent to the private tree, and errors naming the agent's path. */

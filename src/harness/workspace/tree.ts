@@ -12,7 +12,11 @@ export async function readTree(fs: SandboxFs, root: string): Promise<Map<string,
   const stat = await fs.stat(root);
   if (!stat || stat.kind !== 'dir') return out;
   const walk = await walkFiles(fs, root);
-  for (const file of walk.files) out.set(relativeTo(root, file), await fs.readFile(file));
+  for (const file of walk.files) {
+    // A linked git worktree's `.git` is a file pointing at the repository: VCS internals too.
+    if (file.endsWith('/.git')) continue;
+    out.set(relativeTo(root, file), await fs.readFile(file));
+  }
   return out;
 }
 

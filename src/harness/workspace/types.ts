@@ -22,3 +22,25 @@ export type Conflict = {
   current: string | null;
   sides: ConflictSide[];
 };
+
+/** A git-backed workspace's branch, on `workspace.created`: where it starts. */
+export type WorkspaceBranch = {
+  /** The branch the agent works on, e.g. `agent/general-purpose_0002`. */
+  branch: string;
+  /** The commit it starts from (the project's HEAD then): the merge base. */
+  base: string;
+};
+
+/** The agent's commit on its branch, on `workspace.changes` (null: nothing to commit). */
+export type WorkspaceCommit = { branch: string; commit: string | null };
+
+/** How the merge was recorded in git, on `workspace.merge`. */
+export type WorkspaceGitMerge = {
+  branch: string;
+  /** The merge commit on the project's branch; null while the merge is in progress. */
+  commit: string | null;
+  /** Conflicts (here or in an earlier merge) are unresolved: `MERGE_HEAD` waits for a `git commit`. */
+  inProgress: boolean;
+  /** Why git could not record it (the files were merged all the same). */
+  error?: string;
+};

@@ -17,6 +17,7 @@
 import { SandboxFsError, WORKDIR } from '../../harness/ports.ts';
 import type { DirEntry, ExecOptions, ExecResult, FileStat, Sandbox, SandboxFs } from '../../harness/ports.ts';
 import { finishExec, stopNotice } from '../exec-output.ts';
+import { shellGit } from '../git-port.ts';
 import { WatchHub } from '../watch-hub.ts';
 import { FileMirror } from './file-mirror.ts';
 import { errorFromWire } from './protocol.ts';
@@ -278,6 +279,8 @@ export async function createWorkerSandbox(opts: WorkerSandboxOptions): Promise<W
     restarts: () => restarts,
     exec,
     fs,
+    // The worker's `git` command drives the harness's git-backed workspaces (`../git-port.ts`).
+    git: shellGit(exec),
     dispose() {
       if (disposed) return Promise.resolve();
       disposed = true;

@@ -17,6 +17,7 @@ import { HOME_DIR, WORKDIR } from '../../harness/ports.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../../harness/ports.ts';
 import { resolvePath } from '../../harness/util/paths.ts';
 import { finishExec, stopNotice } from '../exec-output.ts';
+import { shellGit } from '../git-port.ts';
 import { runtimeCommands } from '../runtimes/index.ts';
 import { WatchHub } from '../watch-hub.ts';
 import { JustBashFs } from './fs-adapter.ts';
@@ -123,6 +124,8 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
     capabilities: { preemptiveAbort: false },
     exec,
     fs: new JustBashFs(fs, hub),
+    // Its `git` command (isomorphic-git) drives the harness's git-backed workspaces too.
+    git: shellGit(exec),
     dispose: () => {
       disposed = true;
       hub.clear();

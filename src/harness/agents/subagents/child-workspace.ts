@@ -6,7 +6,7 @@
 import type { Sandbox } from '../../ports.ts';
 import type { ToolContext } from '../../tools/tool.ts';
 import type { TraceEventBody } from '../../trace.ts';
-import { createIsolatedWorkspace } from '../../workspace/isolated-workspace.ts';
+import { createdEvent, createIsolatedWorkspace } from '../../workspace/isolated-workspace.ts';
 import { offerBack } from '../../workspace/offer-back.ts';
 import type { AgentInput } from './agent-tool.ts';
 import type { SubagentDefinition } from './definitions.ts';
@@ -28,11 +28,11 @@ export async function openChildWorkspace(
   if (!input.isolation && !def.isolation) return { sandbox: base, close: () => Promise.resolve('') };
   let ws;
   try {
-    ws = await createIsolatedWorkspace(base, { id: agentId });
+    ws = await createIsolatedWorkspace(base, { id: agentId, task: input.description });
   } catch (err) {
     return { error: `its isolated workspace could not be made: ${err instanceof Error ? err.message : String(err)}` };
   }
-  await forward({ type: 'workspace.created', workspaceId: ws.id, forAgentId: agentId, root: ws.root, files: ws.snapshot.size });
+  await forward(createdEvent(ws, agentId));
   return {
     sandbox: ws.sandbox,
     close: async () => {

@@ -9,7 +9,7 @@
 import type { Sandbox, SandboxFs } from '../../ports.ts';
 import type { TraceEventBody } from '../../trace.ts';
 import { isInside, resolvePath } from '../../util/paths.ts';
-import { createIsolatedWorkspace } from '../../workspace/isolated-workspace.ts';
+import { createdEvent, createIsolatedWorkspace } from '../../workspace/isolated-workspace.ts';
 import { offerBack } from '../../workspace/offer-back.ts';
 import { TASKS_DIR } from '../tasks/store.ts';
 import { TEAM_DIR } from './mailbox.ts';
@@ -42,9 +42,9 @@ export const TEAM_SHARED_DIRS = [TASKS_DIR, TEAM_DIR] as const;
  * at once, and on close `offerBack` (`workspace.changes` → `workspace.merge` → one
  * `workspace.conflict` per refused file) followed by `dispose`.
  */
-export const isolatedTeammateWorkspace: WorkspaceFactory = async ({ agentId, base, emit }) => {
-  const ws = await createIsolatedWorkspace(base, { id: agentId });
-  await emit({ type: 'workspace.created', workspaceId: ws.id, forAgentId: agentId, root: ws.root, files: ws.snapshot.size });
+export const isolatedTeammateWorkspace: WorkspaceFactory = async ({ name, agentId, base, emit }) => {
+  const ws = await createIsolatedWorkspace(base, { id: agentId, task: `teammate ${name}` });
+  await emit(createdEvent(ws, agentId));
   return {
     sandbox: withSharedDirs(ws.sandbox, base, TEAM_SHARED_DIRS),
     close: async (emitNow) => {

@@ -16,11 +16,18 @@ export type GitCtx = {
   raw: IFileSystem;
   /** The working tree root (holding `.git`), or null outside a repository. */
   dir: string | null;
+  /**
+   * The repository's own directory for this working tree: `<dir>/.git`, or for a linked worktree
+   * (`.git` is a file `gitdir: …`) `<main>/.git/worktrees/<name>`. Null outside a repository.
+   */
+  gitdir: string | null;
+  /** Where objects, refs and config live: the main `.git` (the same as `gitdir` outside a linked worktree). */
+  commonDir: string | null;
   cwd: string;
   env: Record<string, string>;
 };
 
-export type RepoCtx = GitCtx & { dir: string };
+export type RepoCtx = GitCtx & { dir: string; gitdir: string; commonDir: string };
 
 export const ok = (stdout = ''): GitResult => ({ stdout, stderr: '', exitCode: 0 });
 export const fatal = (message: string, exitCode = 128): GitResult => ({ stdout: '', stderr: `fatal: ${message}\n`, exitCode });

@@ -1,8 +1,9 @@
 /**
  * The `git` shell command over isomorphic-git and the sandbox files: init, status, add, rm,
- * commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config — the
- * subset agents use — with output close to git's. Global `-C <dir>` and `-c k=v` (ignored)
+ * commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config, worktree —
+ * the subset agents use — with output close to git's. Global `-C <dir>` and `-c k=v` (ignored)
  * are accepted. Anything else (remotes, merge, rebase, stash, …) fails naming what is missing.
+ * Inside a linked worktree (`.git` is a file) the commands work on that worktree's HEAD and index.
  */
 import type { Command, ExecResult } from 'just-bash';
 import { resolvePath } from '../../../harness/util/paths.ts';
@@ -10,11 +11,12 @@ import type { RuntimeHooks } from '../hooks.ts';
 import type { GitCtx, GitResult, RepoCtx } from './context.ts';
 import { fatal } from './context.ts';
 import { gitDiff } from './diff.ts';
-import { gitFs } from './git-fs.ts';
+import { gitFs, type LinkedGitdir } from './git-fs.ts';
 import { gitCommit, gitLog, gitShow } from './history.ts';
 import { gitBranch, gitCheckout, gitConfig, gitInit, gitRevParse } from './refs.ts';
 import { gitAdd, gitReset, gitRestore, gitRm } from './staging.ts';
 import { gitStatus } from './status.ts';
+import { gitWorktree } from './worktree.ts';
 
 const IN_REPO: Record<string, (ctx: RepoCtx, args: string[]) => Promise<GitResult>> = {
   status: gitStatus,
@@ -30,11 +32,12 @@ const IN_REPO: Record<string, (ctx: RepoCtx, args: string[]) => Promise<GitResul
   restore: gitRestore,
   reset: gitReset,
   'rev-parse': gitRevParse,
+  worktree: gitWorktree,
 };
 
 const NETWORK = new Set(['clone', 'fetch', 'pull', 'push', 'remote', 'submodule', 'ls-remote']);
-const UNSUPPORTED = new Set(['merge', 'rebase', 'stash', 'cherry-pick', 'revert', 'tag', 'blame', 'bisect', 'reflog', 'clean', 'mv', 'worktree', 'am', 'apply', 'grep', 'describe']);
-const SUPPORTED_LIST = 'init, status, add, rm, commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config';
+const UNSUPPORTED = new Set(['merge', 'rebase', 'stash', 'cherry-pick', 'revert', 'tag', 'blame', 'bisect', 'reflog', 'clean', 'mv', 'am', 'apply', 'grep', 'describe']);
+const SUPPORTED_LIST = 'init, status, add, rm, commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config, worktree';
 
 async function findRoot(ctx: GitCtx): Promise<string | null> {
   try {
@@ -42,6 +45,18 @@ async function findRoot(ctx: GitCtx): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** When `<dir>/.git` is a file (`gitdir: …`, a linked worktree), its git directory and the common one. */
+export async function linkedGitdir(raw: GitCtx['raw'], dir: string): Promise<LinkedGitdir | null> {
+  const dotgit = `${dir}/.git`;
+  const st = await raw.stat(dotgit).catch(() => null);
+  if (!st?.isFile) return null;
+  const line = /^gitdir:\s*(.+)$/m.exec(await raw.readFile(dotgit))?.[1]?.trim();
+  if (!line) return null;
+  const gitdir = resolvePath(dir, line);
+  const common = await raw.readFile(`${gitdir}/commondir`).then((c) => resolvePath(gitdir, c.trim()), () => gitdir);
+  return { gitdir, common };
 }
 
 export function createGitCommand(hooks: RuntimeHooks): Command {
@@ -71,16 +86,21 @@ export function createGitCommand(hooks: RuntimeHooks): Command {
       const raw = hooks.fs?.() ?? cmdCtx.fs;
       const env: Record<string, string> = {};
       for (const [k, v] of cmdCtx.env) env[k] = v;
-      const base: GitCtx = { git, fs: gitFs(raw), raw, dir: null, cwd, env };
+      const base: GitCtx = { git, fs: gitFs(raw), raw, dir: null, gitdir: null, commonDir: null, cwd, env };
       if (!(await raw.exists(cwd))) return fatal(`cannot change to '${cwd}': No such file or directory`);
       base.dir = await findRoot(base);
+      if (base.dir) {
+        const linked = await linkedGitdir(raw, base.dir);
+        if (linked) Object.assign(base, { fs: gitFs(raw, linked), gitdir: linked.gitdir, commonDir: linked.common });
+        else Object.assign(base, { gitdir: `${base.dir}/.git`, commonDir: `${base.dir}/.git` });
+      }
       try {
         if (sub === 'init') return await gitInit(base, args);
         if (sub === 'config') return await gitConfig(base, args);
         const run = IN_REPO[sub];
         if (!run) return { stdout: '', stderr: `git: '${sub}' is not a git command. See 'git --help'.\n(The sandbox's git supports: ${SUPPORTED_LIST}.)\n`, exitCode: 1 };
         if (!base.dir) return fatal('not a git repository (or any of the parent directories): .git');
-        return await run({ ...base, dir: base.dir }, args);
+        return await run({ ...base, dir: base.dir, gitdir: base.gitdir!, commonDir: base.commonDir! }, args);
       } catch (err) {
         return fatal(`git ${sub} failed in the sandbox: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -3,6 +3,11 @@
  * readdir, mkdir, rmdir, stat, lstat, readlink, symlink, chmod) over just-bash's, so `.git`
  * lives in the sandbox like any other folder. just-bash's errors carry the code only in their
  * message; isomorphic-git branches on `err.code`, so it is copied onto the error.
+ *
+ * Linked worktrees (`git worktree add`): isomorphic-git follows a `.git` *file* to the worktree's
+ * own directory (`<main>/.git/worktrees/<name>`) but not its `commondir`, so it would look for
+ * objects and refs there. With `linked`, every path under that directory except the files that
+ * belong to one worktree (HEAD, index, MERGE_HEAD, …) is sent to the main `.git`, as git does.
  */
 import type { PromiseFsClient } from 'isomorphic-git';
 import type { IFileSystem } from 'just-bash';
@@ -65,7 +70,21 @@ function toStat(path: string, st: { isFile: boolean; isDirectory: boolean; isSym
 
 export type GitFs = PromiseFsClient;
 
-export function gitFs(fs: IFileSystem): GitFs {
+/** A linked worktree's own git directory and the repository's common one. */
+export type LinkedGitdir = { gitdir: string; common: string };
+
+/** What stays in a linked worktree's own directory (gitrepository-layout(5)); the rest is shared. */
+const PER_WORKTREE = new Set(['HEAD', 'index', 'ORIG_HEAD', 'MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE', 'FETCH_HEAD', 'CHERRY_PICK_HEAD', 'commondir', 'gitdir', 'locked', 'logs/HEAD']);
+
+export function linkedPath(linked: LinkedGitdir | undefined, path: string): string {
+  if (!linked || !path.startsWith(`${linked.gitdir}/`)) return path;
+  const rel = path.slice(linked.gitdir.length + 1);
+  if (PER_WORKTREE.has(rel) || rel.startsWith('refs/worktree/') || rel.startsWith('refs/bisect/')) return path;
+  return `${linked.common}/${rel}`;
+}
+
+export function gitFs(raw: IFileSystem, linked?: LinkedGitdir): GitFs {
+  const fs = linked ? redirected(raw, linked) : raw;
   const promises = {
     async readFile(path: string, opts?: { encoding?: string } | string): Promise<string | Uint8Array> {
       const encoding = typeof opts === 'string' ? opts : opts?.encoding;
@@ -109,4 +128,18 @@ export function gitFs(fs: IFileSystem): GitFs {
     },
   };
   return { promises: promises as unknown as PromiseFsClient['promises'] };
+}
+
+/** `raw` with paths inside a linked worktree's git directory sent where git keeps them. */
+function redirected(raw: IFileSystem, linked: LinkedGitdir): IFileSystem {
+  const to = (p: string) => linkedPath(linked, p);
+  return new Proxy(raw, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      // Every method used above takes the path first (symlink: the target, then the path).
+      if (key === 'symlink') return (t: string, p: string) => (value as (a: string, b: string) => unknown).call(target, t, to(p));
+      return (p: unknown, ...rest: unknown[]) => (value as (...a: unknown[]) => unknown).call(target, typeof p === 'string' ? to(p) : p, ...rest);
+    },
+  });
 }

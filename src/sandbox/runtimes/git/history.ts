@@ -51,9 +51,12 @@ export async function gitCommit(ctx: RepoCtx, args: string[]): Promise<GitResult
       messages.push(m);
     } else if (a === '--allow-empty') allowEmpty = true;
     else if (a === '--amend') amend = true;
-    else if (a === '-q' || a === '--quiet' || a === '--no-verify' || a === '-n') continue;
-    else return usage(`unknown option \`${a}' for git commit in the sandbox (supported: -m <msg>, -a, --amend, --allow-empty)`);
+    else if (a === '-q' || a === '--quiet' || a === '--no-verify' || a === '-n' || a === '--no-edit') continue;
+    else return usage(`unknown option \`${a}' for git commit in the sandbox (supported: -m <msg>, -a, --amend, --allow-empty, --no-edit)`);
   }
+  // A merge in progress (MERGE_HEAD): this commit concludes it, with every merged head as a parent.
+  const merging = await mergeHeads(ctx);
+  if (messages.length === 0 && merging.length) messages.push((await ctx.raw.readFile(`${ctx.gitdir}/MERGE_MSG`).catch(() => `Merge ${merging.join(', ')}`)).replace(/\n+$/, ''));
   if (messages.length === 0) {
     return { stdout: '', stderr: 'error: the sandbox has no editor for a commit message; pass it with -m "<message>"\n', exitCode: 1 };
   }
@@ -61,7 +64,7 @@ export async function gitCommit(ctx: RepoCtx, args: string[]): Promise<GitResult
   const before = await headOid(ctx);
   const rows = await statusRows(ctx);
   const staged = rows.flatMap(classify).filter((s) => s.index !== ' ' && s.index !== '?');
-  if (staged.length === 0 && !allowEmpty && !amend) {
+  if (staged.length === 0 && !allowEmpty && !amend && merging.length === 0) {
     const untracked = rows.flatMap(classify).some((s) => s.index === '?');
     const unstaged = rows.flatMap(classify).some((s) => s.worktree !== ' ' && s.worktree !== '?');
     const branch = (await currentBranch(ctx)) ?? 'HEAD';
@@ -74,7 +77,9 @@ export async function gitCommit(ctx: RepoCtx, args: string[]): Promise<GitResult
   }
   const who = await author(ctx);
   const message = `${messages.join('\n\n')}\n`;
-  const oid = await ctx.git.commit({ fs: ctx.fs, dir: ctx.dir, message, author: who, committer: who, amend });
+  const parents = merging.length && before && !amend ? { parent: [before, ...merging] } : {};
+  const oid = await ctx.git.commit({ fs: ctx.fs, dir: ctx.dir, message, author: who, committer: who, amend, ...parents });
+  if (merging.length) for (const f of ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE']) await ctx.raw.rm(`${ctx.gitdir}/${f}`, { force: true });
   const branch = (await currentBranch(ctx)) ?? 'detached HEAD';
   const parent = amend ? ((await ctx.git.readCommit({ fs: ctx.fs, dir: ctx.dir, oid })).commit.parent[0] ?? null) : before;
   const diffs = await commitDiffs(ctx, parent, oid);
@@ -87,6 +92,12 @@ export async function gitCommit(ctx: RepoCtx, args: string[]): Promise<GitResult
     else if (d.b.text === null) lines.push(` delete mode 100644 ${d.path}`);
   }
   return ok(`${lines.join('\n')}\n`);
+}
+
+/** The commits a merge in progress brings in (`.git/MERGE_HEAD`, one per line), or none. */
+export async function mergeHeads(ctx: RepoCtx): Promise<string[]> {
+  const text = await ctx.raw.readFile(`${ctx.gitdir}/MERGE_HEAD`).catch(() => '');
+  return text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l));
 }
 
 async function commitDiffs(ctx: RepoCtx, parent: string | null, oid: string) {

@@ -81,14 +81,14 @@ export async function gitCheckout(ctx: RepoCtx, args: string[], command: 'checko
     if (branches.includes(target) && create !== '-B' && create !== '-C') return fatal(`a branch named '${target}' already exists`);
     if (!(await headOid(ctx))) {
       // No commits yet: only HEAD moves, as git does on an unborn branch.
-      await ctx.raw.writeFile(`${ctx.dir}/.git/HEAD`, `ref: refs/heads/${target}\n`);
+      await ctx.raw.writeFile(`${ctx.gitdir}/HEAD`, `ref: refs/heads/${target}\n`);
       return { stdout: '', stderr: `Switched to a new branch '${target}'\n`, exitCode: 0 };
     }
     const start = rest[1] ? await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: rest[1] }).catch(() => null) : undefined;
     if (start === null) return fatal(`'${rest[1]}' is not a commit and a branch '${target}' cannot be created from it`);
     await git.branch({ fs: ctx.fs, dir: ctx.dir, ref: target, force: true, ...(start ? { object: start } : {}) });
     if (start) await git.checkout({ fs: ctx.fs, dir: ctx.dir, ref: target });
-    else await ctx.raw.writeFile(`${ctx.dir}/.git/HEAD`, `ref: refs/heads/${target}\n`);
+    else await ctx.raw.writeFile(`${ctx.gitdir}/HEAD`, `ref: refs/heads/${target}\n`);
     return { stdout: '', stderr: `Switched to a new branch '${target}'\n`, exitCode: 0 };
   }
   if (!branches.includes(target)) {
@@ -123,7 +123,8 @@ export async function gitRevParse(ctx: RepoCtx, args: string[]): Promise<GitResu
     else if (a === '--short') short = true;
     else if (a === '--show-toplevel') out.push(ctx.dir);
     else if (a === '--is-inside-work-tree') out.push('true');
-    else if (a === '--git-dir') out.push(ctx.cwd === ctx.dir ? '.git' : `${ctx.dir}/.git`);
+    else if (a === '--git-dir') out.push(ctx.gitdir !== `${ctx.dir}/.git` ? ctx.gitdir : ctx.cwd === ctx.dir ? '.git' : ctx.gitdir);
+    else if (a === '--git-common-dir') out.push(ctx.commonDir === `${ctx.dir}/.git` && ctx.cwd === ctx.dir ? '.git' : ctx.commonDir);
     else if (a === '--show-prefix') out.push(ctx.cwd === ctx.dir ? '' : `${ctx.cwd.slice(ctx.dir.length + 1)}/`);
     else if (a.startsWith('-')) return usage(`unknown option \`${a}' for git rev-parse in the sandbox (supported: HEAD, <ref>, --short, --abbrev-ref, --show-toplevel, --git-dir, --is-inside-work-tree)`);
     else {

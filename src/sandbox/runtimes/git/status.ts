@@ -56,6 +56,7 @@ export async function gitStatus(ctx: RepoCtx, args: string[]): Promise<GitResult
     return ok(lines.map((l) => `${l}\n`).join(''));
   }
   const out: string[] = [`On branch ${branch}`];
+  if (await ctx.raw.exists(`${ctx.gitdir}/MERGE_HEAD`)) out.push('All conflicts fixed but you are still merging.', '  (use "git commit" to conclude merge)', '');
   const hasHead = (await headOid(ctx)) !== null;
   if (!hasHead) out.push('', 'No commits yet', '');
   const staged = states.filter((s) => s.index !== ' ' && s.index !== '?');
