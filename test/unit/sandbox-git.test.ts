@@ -179,3 +179,68 @@ describe('git log, show, branch, checkout, rev-parse, config, reset, restore', (
     expect((await sh(sb, 'git frobnicate')).stderr).toMatch(/^git: 'frobnicate' is not a git command/);
   });
 });
+
+describe('git worktree and a merge in progress', () => {
+  const WT = '/.ws/a/home/project';
+
+  it('worktree add makes a branch checked out in a linked worktree; git works inside it; list shows both', async () => {
+    const sb = await repo();
+    const add = await sh(sb, `git worktree add -b agent/a ${WT}`);
+    expect([add.exitCode, add.stderr]).toEqual([0, "Preparing worktree (new branch 'agent/a')\n"]);
+    expect(add.stdout).toMatch(/^HEAD is now at [0-9a-f]{7} initial\n$/);
+    expect((await sb.fs.readFile(`${WT}/.git`)).trim()).toBe(`gitdir: ${WORKDIR}/.git/worktrees/project`);
+    expect(await sb.fs.readFile(`${WT}/a.txt`)).toBe('one\ntwo\nthree\n');
+    const inside = (c: string) => sb.exec(c, { cwd: WT, timeoutMs: 20_000 });
+    expect((await inside('git branch --show-current && git status')).stdout).toBe('agent/a\nOn branch agent/a\nnothing to commit, working tree clean\n');
+    expect((await inside('echo four >> a.txt && git status --short && git commit -q -am "four" && git log --oneline')).stdout).toMatch(/^ M a\.txt\n[0-9a-f]{7} four\n[0-9a-f]{7} initial\n$/);
+    // The main worktree did not move: its branch, its index, its files.
+    expect((await sh(sb, 'git log --oneline && git status --short && cat a.txt')).stdout).toMatch(/^[0-9a-f]{7} initial\none\ntwo\nthree\n$/);
+    expect((await sh(sb, 'git branch')).stdout).toBe('  agent/a\n* main\n');
+    const list = await sh(sb, 'git worktree list');
+    expect(list.stdout).toMatch(new RegExp(`^${WORKDIR}        [0-9a-f]{7} \\[main\\]\n${WT.replace(/\./g, '\\.')}  [0-9a-f]{7} \\[agent/a\\]\n$`));
+    expect((await sh(sb, 'git worktree list --porcelain')).stdout).toContain(`worktree ${WT}\nHEAD `);
+    expect((await sh(sb, 'git log --oneline -1 agent/a')).stdout).toMatch(/^[0-9a-f]{7} four\n$/);
+  });
+
+  it('refuses a branch that exists or is checked out elsewhere, a path that is not empty, and a dirty remove without --force', async () => {
+    const sb = await repo();
+    expect((await sh(sb, 'git worktree add -b main /w1')).stderr).toBe("fatal: a branch named 'main' already exists\n");
+    expect((await sh(sb, 'git worktree add /w1 main')).stderr).toBe(`fatal: 'main' is already used by worktree at '${WORKDIR}'\n`);
+    expect((await sh(sb, `git worktree add -b x ${WORKDIR}/src`)).stderr).toBe(`fatal: '${WORKDIR}/src' already exists\n`);
+    expect((await sh(sb, 'git branch')).stdout).toBe('* main\n');
+    expect((await sh(sb, 'git worktree add -q -b b /w2')).exitCode).toBe(0);
+    await sb.fs.writeFile('/w2/new.txt', 'n\n');
+    expect((await sh(sb, 'git worktree remove /w2')).stderr).toBe("fatal: '/w2' contains modified or untracked files, use --force to delete it\n");
+    expect((await sh(sb, 'git worktree remove /home/project')).stderr).toBe("fatal: '/home/project' is a main working tree\n");
+    expect((await sh(sb, 'git branch -d b')).stderr).toBe("error: cannot delete branch 'b' used by worktree at '/w2'\n");
+    expect((await sh(sb, 'git worktree remove --force /w2')).exitCode).toBe(0);
+    expect(await sb.fs.stat('/w2')).toBeNull();
+    expect((await sh(sb, 'git worktree list')).stdout).toMatch(/^\/home\/project {2}[0-9a-f]{7} \[main\]\n$/);
+    // The branch stays, as in git.
+    expect((await sh(sb, 'git branch')).stdout).toBe('  b\n* main\n');
+    expect((await sh(sb, 'git worktree frob')).stderr).toMatch(/unknown subcommand 'frob' for git worktree/);
+  });
+
+  it('prune forgets a worktree whose folder is gone', async () => {
+    const sb = await repo();
+    await sh(sb, 'git worktree add -q -b gone /w3');
+    await sb.fs.rm('/w3', { recursive: true });
+    await sh(sb, 'git worktree prune');
+    expect((await sh(sb, 'git worktree list')).stdout.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('a commit while MERGE_HEAD is there is a merge commit with both parents; status says a merge is in progress', async () => {
+    const sb = await repo();
+    await sh(sb, `git worktree add -q -b side ${WT}`);
+    await sb.exec('echo side > side.txt && git add side.txt && git commit -qm "side work"', { cwd: WT });
+    await sh(sb, 'git rev-parse side > .git/MERGE_HEAD && echo side > side.txt && git add side.txt');
+    expect((await sh(sb, 'git status')).stdout).toContain('On branch main\nAll conflicts fixed but you are still merging.\n  (use "git commit" to conclude merge)\n');
+    const c = await sh(sb, 'git commit -m "Merge branch side"');
+    expect(c.exitCode).toBe(0);
+    // "side work" is reachable from main only through the merge commit's second parent.
+    const log = (await sh(sb, "git log --oneline")).stdout;
+    expect(log, log).toMatch(/^[0-9a-f]{7} Merge branch side\n([0-9a-f]{7} (side work|initial)\n){2}$/);
+    expect(await sb.fs.stat(`${WORKDIR}/.git/MERGE_HEAD`)).toBeNull();
+    expect((await sh(sb, 'git status')).stdout).toBe('On branch main\nnothing to commit, working tree clean\n');
+  });
+});

@@ -31,7 +31,7 @@ export type GitBacking = WorkspaceBranch & {
  */
 export function branchFor(id: string): string {
   const name = id.replace(/^(agent|teammate)-/, '');
-  const sub = /^(.+)_([A-Za-z0-9]{7,})$/.exec(name);
+  const sub = /^(.+)_([A-Za-z0-9]{4,})$/.exec(name);
   return `agent/${sub ? `${sub[1]}-${sub[2]!.slice(-6)}` : name}`;
 }
 

@@ -47,9 +47,11 @@ export async function offerBack(
     for (const path of result.applied) ledger.set(path, ws.id);
     let git: WorkspaceGitMerge | undefined;
     if (ws.git) {
-      git = commit
-        ? await recordGitMerge(base, ws.git, result.applied, result.conflicts.length, ws.task)
-        : { branch: ws.git.branch, commit: null, inProgress: false, error: `the agent's commit on ${ws.git.branch} failed: ${commitError ?? 'nothing was committed'}` };
+      // No new commit but no error: the agent committed its work itself, so the branch tip has it.
+      git =
+        commitError === undefined
+          ? await recordGitMerge(base, ws.git, result.applied, result.conflicts.length, ws.task)
+          : { branch: ws.git.branch, commit: null, inProgress: false, error: `the agent's commit on ${ws.git.branch} failed: ${commitError}` };
     }
     return { plan, result, mergedBy, git };
   });

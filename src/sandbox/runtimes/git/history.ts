@@ -30,11 +30,14 @@ function medium(c: CommitInfo): string {
   return `commit ${c.oid}\nAuthor: ${a.name} <${a.email}>\nDate:   ${gitDate(a.timestamp, a.timezoneOffset)}\n\n${body}\n`;
 }
 
-export async function gitCommit(ctx: RepoCtx, args: string[]): Promise<GitResult> {
+export async function gitCommit(ctx: RepoCtx, rawArgs: string[]): Promise<GitResult> {
+  // Bundled short flags, as git reads them: `-qam msg` is `-q -a -m msg`.
+  const args = rawArgs.flatMap((a) => (/^-[aqn]+m?$/.test(a) && a.length > 2 ? [...a.slice(1)].map((f) => `-${f}`) : [a]));
   const messages: string[] = [];
   let all = false;
   let allowEmpty = false;
   let amend = false;
+  let quiet = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '-m' || a === '--message') {
@@ -51,7 +54,8 @@ export async function gitCommit(ctx: RepoCtx, args: string[]): Promise<GitResult
       messages.push(m);
     } else if (a === '--allow-empty') allowEmpty = true;
     else if (a === '--amend') amend = true;
-    else if (a === '-q' || a === '--quiet' || a === '--no-verify' || a === '-n' || a === '--no-edit') continue;
+    else if (a === '-q' || a === '--quiet') quiet = true;
+    else if (a === '--no-verify' || a === '-n' || a === '--no-edit') continue;
     else return usage(`unknown option \`${a}' for git commit in the sandbox (supported: -m <msg>, -a, --amend, --allow-empty, --no-edit)`);
   }
   // A merge in progress (MERGE_HEAD): this commit concludes it, with every merged head as a parent.
@@ -80,6 +84,7 @@ export async function gitCommit(ctx: RepoCtx, args: string[]): Promise<GitResult
   const parents = merging.length && before && !amend ? { parent: [before, ...merging] } : {};
   const oid = await ctx.git.commit({ fs: ctx.fs, dir: ctx.dir, message, author: who, committer: who, amend, ...parents });
   if (merging.length) for (const f of ['MERGE_HEAD', 'MERGE_MSG', 'MERGE_MODE']) await ctx.raw.rm(`${ctx.gitdir}/${f}`, { force: true });
+  if (quiet) return ok();
   const branch = (await currentBranch(ctx)) ?? 'detached HEAD';
   const parent = amend ? ((await ctx.git.readCommit({ fs: ctx.fs, dir: ctx.dir, oid })).commit.parent[0] ?? null) : before;
   const diffs = await commitDiffs(ctx, parent, oid);
@@ -112,12 +117,34 @@ async function commitDiffs(ctx: RepoCtx, parent: string | null, oid: string) {
   return diffSides([...a.keys(), ...b.keys()], side(a), side(b));
 }
 
+/**
+ * Each commit once, and never before a commit that has it as a parent (what git's log shows).
+ * isomorphic-git walks every parent of a merge but can list a shared ancestor twice, and orders
+ * commits made in the same second arbitrarily.
+ */
+function topoOrder(entries: CommitInfo[]): CommitInfo[] {
+  const unique = [...new Map(entries.map((c) => [c.oid, c])).values()];
+  const waiting = new Map<string, number>(unique.map((c) => [c.oid, 0]));
+  for (const c of unique) for (const p of c.commit.parent) if (waiting.has(p)) waiting.set(p, waiting.get(p)! + 1);
+  const out: CommitInfo[] = [];
+  const left = [...unique];
+  while (left.length) {
+    const i = left.findIndex((c) => waiting.get(c.oid) === 0);
+    const [next] = left.splice(i < 0 ? 0 : i, 1);
+    out.push(next!);
+    for (const p of next!.commit.parent) if (waiting.has(p)) waiting.set(p, waiting.get(p)! - 1);
+  }
+  return out;
+}
+
 async function logEntries(ctx: RepoCtx, ref: string, depth?: number): Promise<CommitInfo[] | GitResult> {
   if (!(await headOid(ctx)) && ref === 'HEAD') {
     return fatal(`your current branch '${(await currentBranch(ctx)) ?? 'main'}' does not have any commits yet`);
   }
   try {
-    return await ctx.git.log({ fs: ctx.fs, dir: ctx.dir, ref, ...(depth !== undefined ? { depth } : {}) });
+    const all = await ctx.git.log({ fs: ctx.fs, dir: ctx.dir, ref });
+    const ordered = topoOrder(all);
+    return depth !== undefined ? ordered.slice(0, depth) : ordered;
   } catch {
     return fatal(`ambiguous argument '${ref}': unknown revision or path not in the working tree.`);
   }

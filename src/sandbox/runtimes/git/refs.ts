@@ -5,6 +5,7 @@
 import type { GitCtx, GitResult, RepoCtx } from './context.ts';
 import { currentBranch, fatal, globalConfigPath, headOid, ok, readGlobalConfig, repoPath, usage } from './context.ts';
 import { restoreFiles } from './staging.ts';
+import { checkedOutAt } from './worktree.ts';
 import { classify, statusRows } from './status.ts';
 
 export async function gitInit(ctx: GitCtx, args: string[]): Promise<GitResult> {
@@ -37,6 +38,8 @@ export async function gitBranch(ctx: RepoCtx, args: string[]): Promise<GitResult
     const out: string[] = [];
     for (const name of names) {
       if (name === current) return { stdout: '', stderr: `error: cannot delete branch '${name}' used by worktree at '${ctx.dir}'\n`, exitCode: 1 };
+      const user = await checkedOutAt(ctx, name);
+      if (user) return { stdout: '', stderr: `error: cannot delete branch '${name}' used by worktree at '${user}'\n`, exitCode: 1 };
       let oid: string;
       try {
         oid = await git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: `refs/heads/${name}` });
