@@ -34,6 +34,7 @@ import planWithTodos from './plan-with-todos.json';
 import delegateParallelSubagents from './delegate-parallel-subagents.json';
 import customSubagent from './custom-subagent.json';
 import isolatedWorkspacesOverlap from './isolated-workspaces-overlap.json';
+import isolatedWorkspacesGit from './isolated-workspaces-git.json';
 // course lessons for the continue sites and exits the scenarios above do not show
 import emptyReply from './empty-reply.json';
 import maxTurns from './max-turns.json';
@@ -97,6 +98,7 @@ export const builtinDocs: ScenarioV1[] = [
   customSubagent,
   // agents: isolated workspaces and overlap detection
   isolatedWorkspacesOverlap,
+  isolatedWorkspacesGit,
   // course: continue sites, exits and tool hiding
   emptyReply,
   maxTurns,

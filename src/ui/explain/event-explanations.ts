@@ -20,6 +20,14 @@ export type EventExplanations = { [T in TraceEventType]: EventExplanation<T> };
 
 const list = (xs: readonly string[]) => (xs.length ? xs.map((x) => `\`${x}\``).join(', ') : 'none');
 
+/** What git recorded for a git-backed workspace's merge: the merge commit, or the merge in progress. */
+function mergeInGit(git: EventOf<'workspace.merge'>['git']): string {
+  if (!git) return '';
+  if (git.error) return ` Git could not record it (${git.error}); the files were merged all the same.`;
+  if (git.commit) return ` In git: merge commit \`${git.commit.slice(0, 7)}\` on the project's branch, with \`${git.branch}\`'s tip as its second parent.`;
+  return ` In git: no merge commit yet — the merge of \`${git.branch}\` is in progress (MERGE_HEAD), and the \`git commit\` made after the conflicts are resolved concludes it.`;
+}
+
 export const EVENT_EXPLANATIONS: EventExplanations = {
   ...TEAM_EVENT_EXPLANATIONS,
   'run.start': {
@@ -341,21 +349,26 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
   // isolated workspaces
   'workspace.created': {
     means: 'An agent got its own copy of the working tree: its file tools and bash see the copy, and nothing it writes reaches the shared files until it is merged back.',
-    why: (e) => `\`${e.forAgentId}\` was started with \`isolation: worktree\`, so ${e.files} file(s) were copied to \`${e.root}\`. That copy is the snapshot every later diff and overlap check is measured against.`,
+    why: (e) =>
+      e.git
+        ? `\`${e.forAgentId}\` was started with \`isolation: worktree\` in a git project, so \`${e.root}\` is a linked worktree on the new branch \`${e.git.branch}\`, checked out from HEAD (\`${e.git.base.slice(0, 7)}\`, ${e.files} file(s)). That commit is the merge base every later diff and overlap check is measured against.`
+        : `\`${e.forAgentId}\` was started with \`isolation: worktree\`, so ${e.files} file(s) were copied to \`${e.root}\`. That copy is the snapshot every later diff and overlap check is measured against.`,
     otherwise: 'Without isolation, parallel agents write the same files directly, and the last write wins without anyone noticing.',
     lesson: 'isolated-workspaces-overlap',
     terms: ['workspace', 'subagent'],
   },
   'workspace.changes': {
     means: 'The agent finished; these are the files it added, changed or deleted in its copy, each as a diff against the snapshot.',
-    why: (e) => (e.changes.length ? `\`${e.forAgentId}\` changed ${list(e.changes.map((c) => `${c.path} (${c.kind}, +${c.addedLines} −${c.removedLines})`))}.` : `\`${e.forAgentId}\` changed nothing, so there is nothing to merge.`),
+    why: (e) =>
+      (e.changes.length ? `\`${e.forAgentId}\` changed ${list(e.changes.map((c) => `${c.path} (${c.kind}, +${c.addedLines} −${c.removedLines})`))}.` : `\`${e.forAgentId}\` changed nothing, so there is nothing to merge.`) +
+      (e.git?.commit ? ` They are committed on \`${e.git.branch}\` as \`${e.git.commit.slice(0, 7)}\`, authored by the agent.` : ''),
     otherwise: 'Without a diff against the snapshot, nobody could tell what the agent did from what others did meanwhile.',
     lesson: 'isolated-workspaces-overlap',
     terms: ['workspace'],
   },
   'workspace.merge': {
     means: 'The agent’s changes were offered back: files nobody else touched were written to the shared tree; files that overlap with someone else’s change were refused.',
-    why: (e) => `Written: ${list(e.applied.map((a) => (a.how === 'auto_merged' ? `${a.path} (merged three-way)` : a.path)))}. Refused as conflicts: ${list(e.conflicts)}. A file is refused when the shared copy changed since the snapshot and the two changes touch the same lines.`,
+    why: (e) => `Written: ${list(e.applied.map((a) => (a.how === 'auto_merged' ? `${a.path} (merged three-way)` : a.path)))}. Refused as conflicts: ${list(e.conflicts)}. A file is refused when the shared copy changed since the snapshot and the two changes touch the same lines.${mergeInGit(e.git)}`,
     otherwise: 'A plain copy-back would overwrite whatever another agent had merged first.',
     lesson: 'isolated-workspaces-overlap',
     terms: ['workspace'],

@@ -157,7 +157,7 @@ export const GLOSSARY: Record<GlossaryTerm, GlossaryEntry> = {
   workspace: {
     term: 'Isolated workspace',
     definition:
-      'An agent’s own copy of the working tree (Claude Code’s `isolation: worktree`): it reads the files as they were when the copy was taken and its writes stay in the copy. When it finishes, its changes are merged back; a file someone else changed in the meantime is a conflict, never silently overwritten.',
+      'An agent’s own copy of the working tree (Claude Code’s `isolation: worktree`): it reads the files as they were when the copy was taken and its writes stay in the copy. When it finishes, its changes are merged back; a file someone else changed in the meantime is a conflict, never silently overwritten. In a git project the copy is a linked worktree on its own branch (`agent/…`): the agent’s work is committed there and merged back with a merge commit.',
     lesson: 'isolated-workspaces-overlap',
   },
   mcp: {

@@ -12,19 +12,33 @@ export type WorkspaceView = {
   changes: EventOf<'workspace.changes'>['changes'] | null;
   merge: EventOf<'workspace.merge'> | null;
   conflicts: EventOf<'workspace.conflict'>[];
+  /** A git-backed workspace: its branch, the base it started from, and the agent's commit once made. */
+  git: { branch: string; base: string; commit: string | null } | null;
 };
 
 export function deriveWorkspaces(events: readonly TraceEvent[]): WorkspaceView[] {
   const byId = new Map<string, WorkspaceView>();
   for (const e of events) {
     if (e.type === 'workspace.created') {
-      byId.set(e.workspaceId, { workspaceId: e.workspaceId, forAgentId: e.forAgentId, root: e.root, files: e.files, changes: null, merge: null, conflicts: [] });
+      byId.set(e.workspaceId, {
+        workspaceId: e.workspaceId,
+        forAgentId: e.forAgentId,
+        root: e.root,
+        files: e.files,
+        changes: null,
+        merge: null,
+        conflicts: [],
+        git: e.git ? { branch: e.git.branch, base: e.git.base, commit: null } : null,
+      });
       continue;
     }
     if (e.type !== 'workspace.changes' && e.type !== 'workspace.merge' && e.type !== 'workspace.conflict') continue;
     const ws = byId.get(e.workspaceId);
     if (!ws) continue;
-    if (e.type === 'workspace.changes') ws.changes = e.changes;
+    if (e.type === 'workspace.changes') {
+      ws.changes = e.changes;
+      if (ws.git && e.git) ws.git.commit = e.git.commit;
+    }
     else if (e.type === 'workspace.merge') ws.merge = e;
     else ws.conflicts.push(e);
   }
