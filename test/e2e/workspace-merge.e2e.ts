@@ -94,3 +94,45 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.screenshot({ path: `/tmp/ws-merge-${scheme}.png`, fullPage: false });
   });
 }
+
+const SHOTS = process.env.SHOTS_DIR ?? '/tmp';
+
+/** The git variant held at its question: both branches committed, the second merge in progress. */
+async function heldAtGitConflict(page: Page): Promise<void> {
+  await holdAtQuestions(page);
+  await openApp(page);
+  await selectScenario(page, 'isolated-workspaces-git');
+  await page.getByTestId('btn-run').click();
+  await page.getByTestId('lesson-question').waitFor();
+  await expect.poll(() => rows(page).count()).toBe(300);
+}
+
+test('git-backed workspaces: the merge view names each branch, its commit, the merge commit and the merge in progress', async ({ page }) => {
+  await heldAtGitConflict(page);
+  expect(await rows(page).last().getAttribute('data-type')).toBe('workspace.conflict');
+  await page.getByTestId('tab-merge').click();
+  const view = page.getByTestId('merge-view');
+  await view.waitFor();
+  const branches = view.getByTestId('merge-branch');
+  expect(await branches.count()).toBe(2);
+  expect(await branches.evaluateAll((els) => els.map((e) => e.getAttribute('data-branch')))).toEqual([expect.stringMatching(/^agent\/general-purpose-\S+$/), expect.stringMatching(/^agent\/general-purpose-\S+$/)]);
+  // Whichever agent finished first merged with a merge commit; the other's overlap left the merge in progress.
+  const refused = view.getByTestId('merge-workspace').filter({ has: page.getByTestId('merge-conflict') });
+  const merged = view.getByTestId('merge-workspace').filter({ hasNot: page.getByTestId('merge-conflict') });
+  expect(await merged.getByTestId('merge-branch').textContent()).toMatch(/On branch agent\/\S+, from [0-9a-f]{7}\s+· its commit [0-9a-f]{7}\s+· merged by merge commit [0-9a-f]{7}/);
+  expect(await refused.getByTestId('merge-branch').textContent()).toMatch(/its commit [0-9a-f]{7}\s+· merge in progress/);
+  // Overlap detection is the same as without git: the second agent's settings.env is refused.
+  const conflict = refused.getByTestId('merge-conflict');
+  expect(await conflict.getAttribute('data-path')).toBe('settings.env');
+  expect(await conflict.getByTestId('conflict-current').textContent()).toContain('MODE=prod');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await serious(page), scheme).toEqual([]);
+    for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.getByTestId('tab-merge').click();
+      await view.waitFor();
+      await page.screenshot({ path: `${SHOTS}/merge-git-${scheme}-${w}.png` });
+    }
+  }
+});

@@ -30,6 +30,19 @@ describe('the merge view model', () => {
     expect(deriveWorkspaces([])).toEqual([]);
   });
 
+  it('names the branch, the agent\'s commit and the merge of a git-backed workspace; a copy has none', async () => {
+    expect(deriveWorkspaces(atConflict).map((v) => v.git)).toEqual([null, null]);
+    const gitDoc = builtinDocs.find((d) => d.id === 'isolated-workspaces-git')!;
+    const { log: gitLog } = await runLessonHeadless(gitDoc, { sandbox: await createJustBashSandbox(), clock: new FakeClock(), ids: new SequentialIds() });
+    const views = deriveWorkspaces(gitLog);
+    expect(views.map((v) => v.git?.branch)).toEqual(['agent/general-purpose-0001', 'agent/general-purpose-0002']);
+    expect(views.every((v) => /^[0-9a-f]{40}$/.test(v.git?.commit ?? ''))).toBe(true);
+    expect(views.map((v) => [v.merge?.git?.inProgress, typeof v.merge?.git?.commit])).toEqual([
+      [false, 'string'],
+      [true, 'object'],
+    ]);
+  });
+
   it('classifies diff lines and drops the file headers', () => {
     const patch = deriveWorkspaces(atConflict)[0]!.changes![0]!.patch;
     expect(patchLines(patch)).toEqual([

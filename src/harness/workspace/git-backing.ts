@@ -45,7 +45,8 @@ export function agentIdentity(agentId: string): GitIdentity {
  * a git repository with a commit (then the caller copies the files instead).
  */
 export async function openGitBacking(base: Sandbox, id: string, root: string): Promise<GitBacking | null> {
-  if (!base.git) return null;
+  // No `.git` here: not a repository, and no need to ask git (a command run costs more than a stat).
+  if (!base.git || !(await base.fs.stat(`${base.workdir}/.git`))) return null;
   const head = await base.git.head(base.workdir);
   if (!head) return null;
   // A teammate spawned again under its old name finds its old branch: the new one gets a suffix.
