@@ -244,3 +244,59 @@ describe('git worktree and a merge in progress', () => {
     expect((await sh(sb, 'git status')).stdout).toBe('On branch main\nnothing to commit, working tree clean\n');
   });
 });
+
+describe('git merge', () => {
+  async function branched(): Promise<Sandbox> {
+    const sb = await repo();
+    await sh(sb, 'git checkout -q -b feature && echo feat > feat.txt && git add feat.txt && git commit -q -m "feature file" && git checkout -q main');
+    return sb;
+  }
+
+  it('fast-forwards when it can, and --no-ff makes a merge commit; the files and index follow', async () => {
+    const sb = await branched();
+    const ff = await sh(sb, 'git merge feature');
+    expect(ff.exitCode).toBe(0);
+    expect(ff.stdout).toMatch(/^Updating [0-9a-f]{7}\.\.[0-9a-f]{7}\nFast-forward\n feat\.txt \| {2}1 \+\n 1 file changed, 1 insertion\(\+\)\n$/);
+    expect(await sb.fs.readFile('feat.txt')).toBe('feat\n');
+    expect((await sh(sb, 'git status --short')).stdout).toBe('');
+    expect((await sh(sb, 'git merge feature')).stdout).toBe('Already up to date.\n');
+
+    const sb2 = await branched();
+    const noFf = await sh(sb2, 'git merge --no-ff feature');
+    expect(noFf.stdout).toMatch(/^Merge made by the 'ort' strategy\.\n feat\.txt/);
+    expect((await sh(sb2, 'git log --oneline')).stdout).toMatch(/^[0-9a-f]{7} Merge branch 'feature'\n[0-9a-f]{7} feature file\n[0-9a-f]{7} initial\n$/);
+    expect((await sh(sb2, 'git status --short')).stdout).toBe('');
+  });
+
+  it('merges diverged branches three-way when their changes do not touch', async () => {
+    const sb = await branched();
+    await sh(sb, "sed -i 's/one/ONE/' a.txt && git commit -q -am 'main edits a'");
+    await sh(sb, "git checkout -q feature && sed -i 's/three/THREE/' a.txt && git commit -q -am 'feature edits a' && git checkout -q main");
+    const m = await sh(sb, 'git merge feature');
+    expect([m.exitCode, m.stdout.split('\n')[0]]).toEqual([0, "Merge made by the 'ort' strategy."]);
+    expect(await sb.fs.readFile('a.txt')).toBe('ONE\ntwo\nTHREE\n');
+    expect(await sb.fs.readFile('feat.txt')).toBe('feat\n');
+    expect((await sh(sb, 'git status --short')).stdout).toBe('');
+  });
+
+  it('reports a conflict clearly and changes nothing; refuses local edits the merge would overwrite', async () => {
+    const sb = await branched();
+    await sh(sb, "sed -i 's/two/main two/' a.txt && git commit -q -am 'main two'");
+    await sh(sb, "git checkout -q feature && sed -i 's/two/feature two/' a.txt && git commit -q -am 'feature two' && git checkout -q main");
+    const head = (await sh(sb, 'git rev-parse HEAD')).stdout;
+    const c = await sh(sb, 'git merge feature');
+    expect(c.exitCode).toBe(1);
+    expect(c.stderr).toContain('Auto-merging a.txt\nCONFLICT (content): Merge conflict in a.txt\nAutomatic merge failed. The sandbox\'s git writes no conflict markers, so nothing was changed');
+    expect(await sb.fs.readFile('a.txt')).toBe('one\nmain two\nthree\n');
+    expect(await sb.fs.stat('feat.txt')).toBeNull();
+    expect((await sh(sb, 'git rev-parse HEAD')).stdout).toBe(head);
+    expect((await sh(sb, 'git status --short')).stdout).toBe('');
+
+    const sb2 = await branched();
+    await sb2.fs.writeFile('feat.txt', 'mine\n');
+    await sh(sb2, 'git add feat.txt');
+    const refused = await sh(sb2, 'git merge feature');
+    expect([refused.exitCode, refused.stderr]).toEqual([1, 'error: Your local changes to the following files would be overwritten by merge:\n\tfeat.txt\nPlease commit your changes or stash them before you merge.\nAborting\n']);
+    expect((await sh(sb2, 'git merge --ff-only nope')).stderr).toBe('fatal: merge: nope - not something we can merge\n');
+  });
+});

@@ -1,8 +1,8 @@
 /**
  * The `git` shell command over isomorphic-git and the sandbox files: init, status, add, rm,
- * commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config, worktree —
- * the subset agents use — with output close to git's. Global `-C <dir>` and `-c k=v` (ignored)
- * are accepted. Anything else (remotes, merge, rebase, stash, …) fails naming what is missing.
+ * commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config, worktree,
+ * merge (without conflict markers) — the subset agents use — with output close to git's.
+ * Global `-C <dir>` and `-c k=v` (ignored) are accepted. Anything else (remotes, rebase, stash, …) fails naming what is missing.
  * Inside a linked worktree (`.git` is a file) the commands work on that worktree's HEAD and index.
  */
 import type { Command, ExecResult } from 'just-bash';
@@ -15,6 +15,7 @@ import { gitFs, type LinkedGitdir } from './git-fs.ts';
 import { gitCommit, gitLog, gitShow } from './history.ts';
 import { gitBranch, gitCheckout, gitConfig, gitInit, gitRevParse } from './refs.ts';
 import { gitAdd, gitReset, gitRestore, gitRm } from './staging.ts';
+import { gitMerge } from './merge.ts';
 import { gitStatus } from './status.ts';
 import { gitWorktree } from './worktree.ts';
 
@@ -33,11 +34,12 @@ const IN_REPO: Record<string, (ctx: RepoCtx, args: string[]) => Promise<GitResul
   reset: gitReset,
   'rev-parse': gitRevParse,
   worktree: gitWorktree,
+  merge: gitMerge,
 };
 
 const NETWORK = new Set(['clone', 'fetch', 'pull', 'push', 'remote', 'submodule', 'ls-remote']);
-const UNSUPPORTED = new Set(['merge', 'rebase', 'stash', 'cherry-pick', 'revert', 'tag', 'blame', 'bisect', 'reflog', 'clean', 'mv', 'am', 'apply', 'grep', 'describe']);
-const SUPPORTED_LIST = 'init, status, add, rm, commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config, worktree';
+const UNSUPPORTED = new Set(['rebase', 'stash', 'cherry-pick', 'revert', 'tag', 'blame', 'bisect', 'reflog', 'clean', 'mv', 'am', 'apply', 'grep', 'describe']);
+const SUPPORTED_LIST = 'init, status, add, rm, commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config, worktree, merge';
 
 async function findRoot(ctx: GitCtx): Promise<string | null> {
   try {

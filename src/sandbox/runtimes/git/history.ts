@@ -105,7 +105,7 @@ export async function mergeHeads(ctx: RepoCtx): Promise<string[]> {
   return text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l));
 }
 
-async function commitDiffs(ctx: RepoCtx, parent: string | null, oid: string) {
+export async function commitDiffs(ctx: RepoCtx, parent: string | null, oid: string) {
   const a = parent ? await treeOids(ctx, parent) : new Map<string, string>();
   const b = await treeOids(ctx, oid);
   const side = (m: Map<string, string>) => async (p: string): Promise<Side> => {
