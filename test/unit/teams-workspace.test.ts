@@ -31,6 +31,45 @@ function transcriptsValid(events: TraceEvent[], s: Awaited<ReturnType<typeof tea
 }
 
 describe('teammates in isolated workspaces', () => {
+  it('in a git project each teammate works on agent/<name>; its work is committed there and merged with a merge commit', async () => {
+    const edit = (file: string, req: string) => [
+      turn(call('bash', { command: `echo more >> ${file} && git branch --show-current` })),
+      say('Edited.'),
+      turn(call('send_message', { to: 'lead', type: 'shutdown_response', request_id: req, approve: true, body: 'Stopping.' })),
+      say('Bye.'),
+    ];
+    const s = await teamSetup(
+      [
+        turn(call('spawn_teammate', { name: 'alice', prompt: 'Extend notes.', isolation: 'worktree' }), call('spawn_teammate', { name: 'bob', prompt: 'Extend b.', isolation: 'worktree' })),
+        turn(call('read_inbox', {})),
+        turn(call('send_message', { to: 'alice', type: 'shutdown_request', body: 'Please stop.' }), call('send_message', { to: 'bob', type: 'shutdown_request', body: 'Please stop.' })),
+        turn(call('read_inbox', {})),
+        turn(call('read_inbox', {})),
+        turn(call('read_inbox', {})),
+        say('Both merged.'),
+      ],
+      { alice: edit('notes.md', 'req-1'), bob: edit('b.txt', 'req-2') },
+      { files, runtime },
+    );
+    const sb = s.deps.sandbox;
+    expect((await sb.exec('git init -q -b main && git add -A && git commit -q -m initial')).exitCode).toBe(0);
+    const { events, result } = await runAll(s);
+    expect(result.reason).toBe('completed');
+    expect(ofType(events, 'workspace.created').map((e) => e.git?.branch)).toEqual(['agent/alice', 'agent/bob']);
+    const bash = ofType(events, 'tool.result').filter((e) => e.name === 'bash').map((e) => String(e.content)).sort();
+    expect(bash).toEqual(['agent/alice', 'agent/bob']);
+    expect(ofType(events, 'workspace.merge').map((m) => [m.conflicts, m.git?.inProgress])).toEqual([
+      [[], false],
+      [[], false],
+    ]);
+    const log = (await sb.exec('git log --oneline')).stdout.split('\n').filter(Boolean).map((l) => l.slice(8));
+    expect(log.filter((l) => /^Merge branch 'agent\/(alice|bob)'/.test(l))).toHaveLength(2);
+    expect(log).toContain('teammate-alice: teammate alice');
+    expect((await sb.exec('git branch')).stdout).toBe('  agent/alice\n  agent/bob\n* main\n');
+    expect(await sb.fs.readFile('notes.md')).toBe('line 1\nline 2\nline 3\nmore\n');
+    expect(await sb.fs.readFile('b.txt')).toBe('old b\nmore\n');
+  });
+
   it('two teammates edit the same line: the first to finish merges, the second is a conflict; the lead reads both reports', async () => {
     const edit = (who: string, req: string) => [
       turn(call('bash', { command: `sed -i 's/line 2/${who} was here/' notes.md && sed -n 2p notes.md` })),
