@@ -4,8 +4,8 @@ import { rows } from './app.ts';
 
 /**
  * Issue #11's layout: while the first visit's guide shows and while stepping, the loop diagram and
- * the event list are on screen at 1024 px (two columns) and at 1440×900 (three), and the side
- * panel's tabs have room.
+ * the event list are on screen at 1024 px (two columns) and at 1440×900 (three), the side panel's
+ * tabs have room, and an explained event's explanation is more than a sliver.
  */
 const sizes = [
   // At 1024 px the tabs go below the two columns; they must still not be a sliver.
@@ -69,6 +69,14 @@ for (const { width, height, minTabs } of sizes) {
       await page.getByTestId('btn-step').click();
       await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBe(9);
       await expectStepperInView(page, 'stepping, guide closed');
+
+      // An event explained: its explanation gets room on screen, and the list keeps a few rows in sight.
+      await page.getByTestId('event-list').locator('[data-testid="event-row"]:not([hidden])').last().click();
+      await page.getByTestId('btn-explain').click();
+      const detail = page.getByTestId('explain-view').locator('..');
+      await expectOnScreen(page, detail, 150, 'the explain view');
+      await expectOnScreen(page, page.getByTestId('event-list'), 50, 'event list (an event explained)');
+      await expectOnScreen(page, page.getByTestId('loop-diagram'), 120, 'loop diagram (an event explained)');
       expectNoConsoleErrors(page);
     } finally {
       await context.close();

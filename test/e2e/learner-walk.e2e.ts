@@ -58,7 +58,7 @@ test('idle layer rows fold into one row that expands and folds again', async ({ 
   await expect.poll(shown).toBe(0);
 });
 
-test('Escape does not stop a paused run; X stops it and its events stay', async ({ page }) => {
+test('Escape does not stop a paused run, not even from the prompt box; X stops it and its events stay', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');
   await page.getByTestId('btn-grain-tool').click();
@@ -70,7 +70,13 @@ test('Escape does not stop a paused run; X stops it and its events stay', async 
   expect(await page.getByTestId('run-status').getAttribute('data-status')).toBe('paused');
   await page.getByTestId('btn-step').click();
   await expect.poll(() => rows(page).count()).toBe(before + 1);
-  await blurInputs(page);
+  // Nor does Escape in the prompt box (typing a steering message): it leaves the box, and X stops.
+  const input = page.getByTestId('prompt-input');
+  await input.click();
+  await input.press('Escape');
+  expect(await input.evaluate((el) => el === document.activeElement)).toBe(false);
+  expect(await page.getByTestId('run-status').getAttribute('data-status')).toBe('paused');
+  expect(await rows(page).count()).toBe(before + 1);
   await page.keyboard.press('x');
   await waitForStatus(page, 'aborted');
   expect(await rows(page).count()).toBeGreaterThan(before + 1);
