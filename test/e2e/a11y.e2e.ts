@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { expect, inject, test } from './browser.ts';
+import { expect, firstVisitContext, inject, test } from './browser.ts';
 import { openApp, rows, waitForStatus } from './app.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -46,9 +46,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe-core: the first visit's guided start, at 1024 px and 1440 px (${scheme})`, async ({ browser }) => {
-    // A real first visit: a context without the fixture's "already welcomed" flag.
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, colorScheme: scheme });
-    await context.route((u) => !/^(http:\/\/(127\.0\.0\.1|localhost)|data:|blob:)/.test(u.href), (r) => r.abort('internetdisconnected'));
+    const context = await firstVisitContext(browser, { viewport: { width: 1024, height: 768 }, colorScheme: scheme });
     try {
       const page = await context.newPage();
       await page.goto(inject('baseUrl'));

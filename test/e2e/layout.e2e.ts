@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { expect, expectNoConsoleErrors, inject, test, watchConsole } from './browser.ts';
+import { expect, expectNoConsoleErrors, firstVisitContext, inject, test, watchConsole } from './browser.ts';
 import { rows } from './app.ts';
 
 /**
@@ -36,9 +36,7 @@ async function expectStepperInView(page: Page, when: string): Promise<void> {
 
 for (const { width, height, minTabs } of sizes) {
   test(`${width}×${height}: with the guide showing and after stepping, the loop diagram and the event list stay in view and the tabs have room`, async ({ browser }) => {
-    // A real first visit: a context without the fixture's "already welcomed" flag.
-    const context = await browser.newContext({ viewport: { width, height } });
-    await context.route((u) => !/^(http:\/\/(127\.0\.0\.1|localhost)|data:|blob:)/.test(u.href), (r) => r.abort('internetdisconnected'));
+    const context = await firstVisitContext(browser, { viewport: { width, height } });
     try {
       const page = await context.newPage();
       watchConsole(page);
