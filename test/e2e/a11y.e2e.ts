@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { expect, test } from './browser.ts';
+import { expect, firstVisitContext, inject, test } from './browser.ts';
 import { openApp, rows, waitForStatus } from './app.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const TABS = ['scenario', 'settings', 'hooks', 'context', 'memory', 'sessions', 'stepper', 'lesson', 'course', 'merge', 'mcp'];
+const TABS = ['scenario', 'settings', 'hooks', 'tools', 'context', 'memory', 'sessions', 'stepper', 'lesson', 'course', 'merge', 'mcp'];
 
 type Found = { id: string; impact: string; nodes: string[] };
 
@@ -40,6 +40,22 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const tab of TABS) {
       await page.getByTestId(`tab-${tab}`).click();
       expect(await serious(page), `tab ${tab}`).toEqual([]);
+    }
+  });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe-core: the first visit's guided start, at 1024 px and 1440 px (${scheme})`, async ({ browser }) => {
+    const context = await firstVisitContext(browser, { viewport: { width: 1024, height: 768 }, colorScheme: scheme });
+    try {
+      const page = await context.newPage();
+      await page.goto(inject('baseUrl'));
+      await page.getByTestId('guided-start').waitFor();
+      expect(await serious(page), 'guide at 1024 px').toEqual([]);
+      await page.setViewportSize({ width: 1440, height: 900 });
+      expect(await serious(page), 'guide at 1440 px').toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 }

@@ -87,6 +87,16 @@ function screenshotName(file: string, testName: string): string {
  * `test` with a browser per file and a fresh context + page per test. The page fixture fails the
  * test on unexpected console errors and saves a screenshot to test-results/ when the test fails.
  */
+/**
+ * A context for a real first visit: without the fixture's "already welcomed" flag (so the guided
+ * start shows) and, like the fixture's, with every request off the machine failing fast.
+ */
+export async function firstVisitContext(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
+  await context.route((url) => !isLocal(url.href), (route) => route.abort('internetdisconnected'));
+  return context;
+}
+
 export const test = base.extend<{ $test: { context: BrowserContext; page: Page }; $file: { browser: Browser } }>({
   browser: [
     // eslint-disable-next-line no-empty-pattern -- vitest fixtures must destructure their first argument

@@ -1,13 +1,11 @@
-import { expect, inject, test } from './browser.ts';
+import { expect, firstVisitContext, inject, test } from './browser.ts';
 import { openApp, rows, runToEnd, waitForStatus } from './app.ts';
 import { courseLessons } from '../../src/scenarios/course.ts';
 
 const [first, second] = courseLessons();
 
 test('a first visit: the guided start walks into lesson 1, its question, "next lesson", and progress survives a reload', async ({ browser }) => {
-  // A fresh context without the fixture's "already welcomed" flag: a real first visit.
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await context.route((u) => !/^(http:\/\/(127\.0\.0\.1|localhost)|data:|blob:)/.test(u.href), (r) => r.abort('internetdisconnected'));
+  const context = await firstVisitContext(browser);
   try {
     const page = await context.newPage();
     await page.goto(inject('baseUrl'));
