@@ -11,11 +11,12 @@ import type { ReplayDivergence } from '../../harness/leaf-types.ts';
 import type { Message, ToolResultBlock } from '../../harness/messages.ts';
 import type { RecordedResult } from './script.ts';
 
-/** Results up to this long are kept whole; longer ones keep their head plus a fingerprint. */
-export const RECORDED_HEAD_CHARS = 600;
-
-/** How much of each side a divergence event carries (enough for a short diff on the card). */
-const EVENT_CHARS = 600;
+/**
+ * Results up to this long are kept whole; longer ones keep their head plus a fingerprint (the
+ * share link stays small). A divergence event carries each side cut to the same length, so the
+ * card's short diff compares like with like.
+ */
+export const RECORDED_HEAD_CHARS = 400;
 
 const TOOL_ID = /\btoolu_[A-Za-z0-9_]+/g;
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
@@ -106,7 +107,8 @@ export function checkResults(pending: Map<string, PendingResult>, messages: read
       name: p.name,
       recordedTurn: p.recordedTurn,
       what: expected.isError !== actual.isError ? 'is_error' : 'content',
-      expected: { ...expected, content: clip(expected.content) },
+      // A recorded head says it is one, as the clipped actual does.
+      expected: { ...expected, content: p.recorded.full ? `${expected.content}…` : clip(expected.content) },
       actual: { ...actual, content: clip(actual.content) },
     });
   }
@@ -114,5 +116,5 @@ export function checkResults(pending: Map<string, PendingResult>, messages: read
 }
 
 function clip(text: string): string {
-  return text.length <= EVENT_CHARS ? text : `${text.slice(0, EVENT_CHARS)}…`;
+  return text.length <= RECORDED_HEAD_CHARS ? text : `${text.slice(0, RECORDED_HEAD_CHARS)}…`;
 }
