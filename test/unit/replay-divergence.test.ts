@@ -22,6 +22,7 @@ import { withRecordedResults } from '../../src/scenarios/results-from-log.ts';
 import type { ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
 import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner.ts';
+import { textLine } from '../../src/cli/output.ts';
 import { drain, ofType, setup } from './loop-helpers.ts';
 
 const skillFiles = await nodeSkillLoader()();
@@ -185,6 +186,8 @@ describe('built-in lessons', () => {
     expect(d[0]!.expected.content).toContain('FAIL: expected 60');
     expect(d[0]!.actual.content).toContain('tests are frozen');
     expect(d[1]).toMatchObject({ expected: { content: 'PASS: total is 60', isError: false }, actual: { isError: true } });
+    // Headless, the text output says so on stderr.
+    expect(textLine(d[1]!)).toMatch(/^ {2}≠ replay diverged: bash \(turn 4 of the recording\) recorded ok “PASS: total is 60”, here an error “Permission to use bash/);
   });
 
   it('fix-a-bug’s “now try” (mode default: the edit is denied headless) diverges at the edit', async () => {
