@@ -23,6 +23,7 @@ import type { ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
 import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner.ts';
 import { textLine } from '../../src/cli/output.ts';
+import { placeNotes } from '../../src/ui/author/lesson-logic.ts';
 import { drain, ofType, setup } from './loop-helpers.ts';
 
 const skillFiles = await nodeSkillLoader()();
@@ -167,6 +168,17 @@ describe('built-in lessons', () => {
 
   it.each(withResults.filter((d) => d.id !== 'replay-diverges').map((d) => [d.id, d] as const))('%s replays faithfully: no divergence', async (_id, doc) => {
     expect(diverged(await runDoc(doc))).toEqual([]);
+  });
+
+  it.each(
+    courseLessons()
+      .filter((l) => hasResults(l) && l.id !== 'replay-diverges')
+      .map((l) => [l.id, l] as const),
+  )('%s: its “now try” makes a tool return what the recording did not see, and its note lands there', async (_id, lesson) => {
+    const variant = nowTryVariant(lesson);
+    const log = await runDoc(variant);
+    expect(diverged(log).length).toBeGreaterThan(0);
+    expect(placeNotes(variant.steps, log).map((n) => log[n.seq - 1]!.type)).toEqual(['run.start', 'replay.diverged']);
   });
 
   it('the recorded results are what a replay of the lesson sees (re-recording changes nothing)', async () => {
