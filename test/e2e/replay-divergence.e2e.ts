@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { openApp, openSettings, rows, selectScenario, waitForStatus } from './app.ts';
+import { holdAtQuestions, openApp, openSettings, rows, selectScenario, waitForStatus } from './app.ts';
+import { courseLessons } from '../../src/scenarios/course.ts';
 import { toolCalls } from './safety-fixtures.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -83,6 +84,27 @@ test('a hook that blocks the recorded test: the replay marks where it diverged, 
   await marker.click();
   expect(await page.getByTestId('explain-why').textContent()).toContain('turn 1 of the script');
   expect(await page.getByTestId('explain-lesson').getAttribute('data-lesson')).toBe('replay-diverges');
+});
+
+test('the divergence lesson: Run holds at its question on the divergence, its note is there, and the answer is the recorded reply’s exit', async ({ page }) => {
+  const lesson = courseLessons().find((l) => l.id === 'replay-diverges')!;
+  const question = lesson.questions[0]!;
+  await holdAtQuestions(page);
+  await openApp(page, '/#lesson=replay-diverges');
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('replay-diverges');
+  await page.getByTestId('btn-run').click();
+  await page.getByTestId('lesson-question').waitFor();
+  await expect.poll(() => rows(page).count(), { timeout: 45_000 }).toBe(question.atSeq);
+  // The question is asked on the divergence row, under its marker, before the recorded reply streams.
+  expect(await rows(page).last().getAttribute('data-type')).toBe('replay.diverged');
+  expect(await page.getByTestId('event-diverged-marker').count()).toBe(1);
+  expect(await page.getByTestId('step-note').last().textContent()).toContain('The replay has diverged');
+  await page.screenshot({ path: `${SHOTS}/lesson-question-1440.png` });
+  await page.locator(`[data-testid="question-choice"][data-index="${question.answer}"]`).click();
+  expect(await page.getByTestId('question-answer').textContent()).toContain('Right');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  expect(await toolCalls(page).first().getByTestId('tool-divergence').textContent()).toContain('Not what the recording saw');
 });
 
 for (const scheme of ['light', 'dark'] as const) {
