@@ -86,6 +86,23 @@ test('a hook that blocks the recorded test: the replay marks where it diverged, 
   expect(await page.getByTestId('explain-lesson').getAttribute('data-lesson')).toBe('replay-diverges');
 });
 
+// Every built-in lesson that carries recorded results replays faithfully in the browser too.
+const faithful = courseLessons().filter((l) => l.id !== 'replay-diverges' && l.model.kind !== 'anthropic' && l.model.turns.some((t) => t.content.some((b) => 'result' in b && b.result)));
+
+for (const lesson of faithful) {
+  test(`a faithful replay in the browser (${lesson.id} as it is) shows no divergence anywhere`, async ({ page }) => {
+    await openApp(page);
+    await selectScenario(page, lesson.id);
+    await page.getByTestId('btn-run').click();
+    await waitForStatus(page, 'done');
+    expect(await toolCalls(page).count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('event-diverged-marker').count()).toBe(0);
+    expect(await rows(page).and(page.locator('[data-diverged="true"]')).count()).toBe(0);
+    expect(await page.getByTestId('tool-divergence').count()).toBe(0);
+    expect(await page.getByTestId('conversation-diverged').count()).toBe(0);
+  });
+}
+
 test('the divergence lesson: Run holds at its question on the divergence, its note is there, and the answer is the recorded reply’s exit', async ({ page }) => {
   const lesson = courseLessons().find((l) => l.id === 'replay-diverges')!;
   const question = lesson.questions[0]!;
