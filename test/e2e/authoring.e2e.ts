@@ -3,19 +3,13 @@
  * record → replay → take over with the fake Anthropic server.
  */
 import type { Page } from 'playwright-core';
-import { expect, inject, test } from './browser.ts';
+import { expect, test } from './browser.ts';
 import { E2E_API_KEY } from './constants.ts';
-import { openApp, openSettings, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
+import { answerTrustIfAsked, fakeServer, setMode } from './live-helpers.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
-
-async function answerTrustIfAsked(page: Page): Promise<void> {
-  const dialog = page.getByTestId('trust-dialog');
-  // The dialog opens while the page settles; give it the chance to appear, then answer it.
-  await page.getByTestId('scenario-picker').waitFor();
-  if (await dialog.isVisible()) await page.getByTestId('btn-trust').click();
-}
 
 test('a lesson link opens in a fresh context: notes beside the steps, the breakpoint, the question before its answer', async ({ page, browser }) => {
   await openApp(page);
@@ -93,17 +87,6 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
     await learnerContext.close();
   }
 });
-
-function fakeServer(): string {
-  const url = inject('fakeServerUrl');
-  if (!url) throw new Error(`the fake Anthropic server did not start: ${inject('fakeServerError')}`);
-  return url;
-}
-
-async function setMode(page: Page, mode: 'scripted' | 'anthropic'): Promise<void> {
-  await openSettings(page);
-  await page.getByTestId('model-mode').selectOption(mode);
-}
 
 test('record a live run, replay it with no key, take over mid-way with the live model', async ({ page }) => {
   const server = fakeServer();

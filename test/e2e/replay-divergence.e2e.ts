@@ -10,6 +10,9 @@ import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
 import { holdAtQuestions, openApp, openSettings, rows, selectScenario, waitForStatus } from './app.ts';
 import { courseLessons } from '../../src/scenarios/course.ts';
+import { decodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
+import { E2E_API_KEY } from './constants.ts';
+import { answerTrustIfAsked, fakeServer, setMode } from './live-helpers.ts';
 import { toolCalls } from './safety-fixtures.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -102,6 +105,56 @@ for (const lesson of faithful) {
     expect(await page.getByTestId('conversation-diverged').count()).toBe(0);
   });
 }
+
+test('a live run recorded in the app keeps its tool results; its link replays with no key and no divergence, and diverges when the call is denied', async ({ page }) => {
+  const server = fakeServer();
+  await openApp(page);
+  await setMode(page, 'anthropic');
+  await page.getByTestId('base-url').fill(server);
+  await page.getByTestId('api-key').fill(E2E_API_KEY);
+  await page.getByTestId('tab-stepper').click();
+  await page.getByTestId('record-toggle').check();
+  await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
+  await page.getByTestId('btn-send').click();
+  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
+  await page.getByTestId('btn-allow-once').click();
+  await waitForStatus(page, 'done');
+  await page.getByTestId('tab-stepper').click();
+  await page.getByTestId('btn-save-recording').click();
+  const link = await page.getByTestId('recording-link').inputValue();
+  const doc = decodeScenarioLinkV1(link.slice(link.indexOf('#s=') + 3));
+  if (!doc.ok || doc.scenario.model.kind !== 'recorded') throw new Error('expected a recorded scenario');
+  const recorded = doc.scenario.model.turns.flatMap((t) => t.content.flatMap((b) => (b.type === 'tool_use' && b.result ? [b.result.content] : [])));
+  expect(recorded.join('\n')).toContain('hello from the fake server');
+
+  // The replay: scripted, no key; every tool returns what the recording saw.
+  await setMode(page, 'anthropic');
+  await page.getByTestId('api-key').fill('');
+  await setMode(page, 'scripted');
+  await page.goto(link);
+  await page.reload();
+  await answerTrustIfAsked(page);
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toMatch(/-recorded$/);
+  await page.getByTestId('btn-run').click();
+  // The same call asks again (default mode), and the same answer is given.
+  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
+  await page.getByTestId('btn-allow-once').click();
+  await waitForStatus(page, 'done');
+  expect(await toolCalls(page).count()).toBeGreaterThan(0);
+  expect(await page.getByTestId('event-diverged-marker').count()).toBe(0);
+  expect(await page.getByTestId('tool-divergence').count()).toBe(0);
+
+  // Again, but this time the person denies the call the recording was allowed to run: diverged.
+  await page.getByTestId('btn-reset').click();
+  await page.getByTestId('btn-run').click();
+  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
+  await page.getByTestId('btn-deny').click();
+  await waitForStatus(page, 'done');
+  await page.getByTestId('event-diverged-marker').waitFor();
+  const divergence = toolCalls(page).first().getByTestId('tool-divergence');
+  expect(await divergence.textContent()).toMatch(/recording got ok.*this run got an error/s);
+  expect(await divergence.locator('[data-kind="recorded"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('hello from the fake server')]));
+});
 
 test('the divergence lesson: Run holds at its question on the divergence, its note is there, and the answer is the recorded reply’s exit', async ({ page }) => {
   const lesson = courseLessons().find((l) => l.id === 'replay-diverges')!;
