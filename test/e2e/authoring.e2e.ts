@@ -7,7 +7,7 @@ import { expect, test } from './browser.ts';
 import { E2E_API_KEY } from './constants.ts';
 import { openApp, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
-import { answerTrustIfAsked, fakeServer, setMode } from './live-helpers.ts';
+import { openRecordingWithNoKey, recordDemoRun, setMode } from './live-helpers.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
 
@@ -89,33 +89,12 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
 });
 
 test('record a live run, replay it with no key, take over mid-way with the live model', async ({ page }) => {
-  const server = fakeServer();
-  await openApp(page);
-  await setMode(page, 'anthropic');
-  await page.getByTestId('base-url').fill(server);
-  await page.getByTestId('api-key').fill(E2E_API_KEY);
-  await page.getByTestId('tab-stepper').click();
-  await page.getByTestId('record-toggle').check();
-  await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
-  await page.getByTestId('btn-send').click();
-  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
-  await page.getByTestId('btn-allow-once').click();
-  await waitForStatus(page, 'done');
-
-  await page.getByTestId('tab-stepper').click();
-  await page.getByTestId('btn-save-recording').click();
-  const link = await page.getByTestId('recording-link').inputValue();
+  const link = await recordDemoRun(page);
   expect(link).toContain('#s=');
   expect(link).not.toContain(E2E_API_KEY);
 
   // Replay with no key at all.
-  await setMode(page, 'anthropic');
-  await page.getByTestId('api-key').fill('');
-  await setMode(page, 'scripted');
-  await page.goto(link);
-  await page.reload();
-  await answerTrustIfAsked(page);
-  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toMatch(/-recorded$/);
+  await openRecordingWithNoKey(page, link);
   await page.getByTestId('tab-stepper').click();
   expect(await page.getByTestId('btn-take-over').isEnabled()).toBe(false);
   await page.getByTestId('bp-event-model.request').check();

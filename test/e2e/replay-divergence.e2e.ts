@@ -11,8 +11,7 @@ import { expect, test } from './browser.ts';
 import { holdAtQuestions, openApp, openSettings, rows, selectScenario, waitForStatus } from './app.ts';
 import { courseLessons } from '../../src/scenarios/course.ts';
 import { decodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
-import { E2E_API_KEY } from './constants.ts';
-import { answerTrustIfAsked, fakeServer, setMode } from './live-helpers.ts';
+import { openRecordingWithNoKey, recordDemoRun } from './live-helpers.ts';
 import { toolCalls } from './safety-fixtures.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -107,34 +106,14 @@ for (const lesson of faithful) {
 }
 
 test('a live run recorded in the app keeps its tool results; its link replays with no key and no divergence, and diverges when the call is denied', async ({ page }) => {
-  const server = fakeServer();
-  await openApp(page);
-  await setMode(page, 'anthropic');
-  await page.getByTestId('base-url').fill(server);
-  await page.getByTestId('api-key').fill(E2E_API_KEY);
-  await page.getByTestId('tab-stepper').click();
-  await page.getByTestId('record-toggle').check();
-  await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
-  await page.getByTestId('btn-send').click();
-  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
-  await page.getByTestId('btn-allow-once').click();
-  await waitForStatus(page, 'done');
-  await page.getByTestId('tab-stepper').click();
-  await page.getByTestId('btn-save-recording').click();
-  const link = await page.getByTestId('recording-link').inputValue();
+  const link = await recordDemoRun(page);
   const doc = decodeScenarioLinkV1(link.slice(link.indexOf('#s=') + 3));
   if (!doc.ok || doc.scenario.model.kind !== 'recorded') throw new Error('expected a recorded scenario');
   const recorded = doc.scenario.model.turns.flatMap((t) => t.content.flatMap((b) => (b.type === 'tool_use' && b.result ? [b.result.content] : [])));
   expect(recorded.join('\n')).toContain('hello from the fake server');
 
   // The replay: scripted, no key; every tool returns what the recording saw.
-  await setMode(page, 'anthropic');
-  await page.getByTestId('api-key').fill('');
-  await setMode(page, 'scripted');
-  await page.goto(link);
-  await page.reload();
-  await answerTrustIfAsked(page);
-  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toMatch(/-recorded$/);
+  await openRecordingWithNoKey(page, link);
   await page.getByTestId('btn-run').click();
   // The same call asks again (default mode), and the same answer is given.
   await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
