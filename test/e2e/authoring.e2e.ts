@@ -7,7 +7,7 @@ import { expect, test } from './browser.ts';
 import { E2E_API_KEY } from './constants.ts';
 import { openApp, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
-import { openRecordingWithNoKey, recordDemoRun, setMode } from './live-helpers.ts';
+import { answerTrustIfAsked, openRecordingWithNoKey, recordDemoRun, setMode } from './live-helpers.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
 
