@@ -134,7 +134,7 @@ export class Printer {
 
 /**
  * The short stderr line of an event in text mode, or null for events it leaves out: the calls
- * (one line each), what was denied and why, failed results, model errors. A final model error is
+ * (one line each), what was denied and why, failed results, a replay that diverged from its recording, model errors. A final model error is
  * left to the `stopped:` line, so it is not said twice.
  */
 export function textLine(e: TraceEvent): string | null {
@@ -145,6 +145,8 @@ export function textLine(e: TraceEvent): string | null {
       return e.decision === 'deny' ? `  denied: ${clip(e.reason, 120)}` : null;
     case 'tool.result':
       return e.isError ? `  ✗ ${clip(e.content, 120)}` : null;
+    case 'replay.diverged':
+      return `  ≠ replay diverged: ${e.name} (turn ${e.recordedTurn} of the recording) recorded ${e.expected.isError ? 'an error' : 'ok'} “${clip(e.expected.content, 50)}”, here ${e.actual.isError ? 'an error' : 'ok'} “${clip(e.actual.content, 50)}”`;
     case 'model.error':
       return e.retryInMs !== undefined ? `retrying in ${Math.round(e.retryInMs / 100) / 10} s: ${clip(e.error.message, 120)}` : null;
     default:

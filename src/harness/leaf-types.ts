@@ -57,3 +57,21 @@ export type MemorySource = 'extracted' | 'explicit' | 'project_file';
 export type MemoryOrigin =
   | { kind: 'user'; sessionId?: string }
   | { kind: 'document'; scenarioId: string; hash: string; title?: string; sessionId?: string };
+
+// ─── Replay ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A replaying model found that a tool call's result in this run is not what the recording saw
+ * (a hook blocked it, a rule denied it, a file differs): the recorded replies that follow were
+ * written for another reality. `expected` / `actual` are the two results, each cut to a short head.
+ */
+export type ReplayDivergence = {
+  toolUseId: string;
+  name: string;
+  /** The script's turn (1-based) whose call it was. */
+  recordedTurn: number;
+  /** What differs: the error flag (an error where the recording succeeded, or the reverse), or the text. */
+  what: 'is_error' | 'content';
+  expected: { content: string; isError: boolean };
+  actual: { content: string; isError: boolean };
+};

@@ -7,11 +7,11 @@
  */
 import type { AssistantBlock, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { SessionLogEvent } from './session/types.ts';
-import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
+import type { MemoryOrigin, MemorySource, ModelError, ReplayDivergence, SandboxKind } from './leaf-types.ts';
 // Leaf types live in `leaf-types.ts` (which imports none of ports / trace / session), so trace.ts
 // can use them without a cycle; re-exported here so every existing import keeps working.
 import type { JsonRpcExchange, McpServerSpec } from './mcp/types.ts';
-export type { MemoryOrigin, MemorySource, ModelError, ModelErrorKind, SandboxKind } from './leaf-types.ts';
+export type { MemoryOrigin, MemorySource, ModelError, ModelErrorKind, ReplayDivergence, SandboxKind } from './leaf-types.ts';
 
 // ─── Model ──────────────────────────────────────────────────────────────────────────────────
 
@@ -56,6 +56,13 @@ export interface ModelClient {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
   /** Exact input-token count for a request, when the backend can tell. Rejects on failure. */
   countTokens?(request: ModelRequest, signal?: AbortSignal): Promise<number>;
+  /**
+   * A replaying client only (scripted turns that carry recorded results): the loop calls it with
+   * each request just before `stream`, and it returns the tool results in the request that differ
+   * from what the recording saw for the calls it played. Each call is judged once: a retry of the
+   * same request returns nothing new. Must not throw; a live model has no such method.
+   */
+  replayCheck?(request: ModelRequest): ReplayDivergence[];
 }
 
 // ─── Sandbox ────────────────────────────────────────────────────────────────────────────────

@@ -7,7 +7,7 @@
  * their own groups here.
  */
 import type { Message, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
-import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
+import type { MemoryOrigin, MemorySource, ModelError, ReplayDivergence, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
 import type { DecidedBy, PermissionMode, StageDecision, StageName } from './permissions/types.ts';
 import type { AgentEventBody } from './agents/events.ts';
@@ -181,6 +181,14 @@ type EventBody =
       message: Message;
       ms: number;
     }
+  | ({
+      /**
+       * Replays: a tool result in this request is not what the recording saw (`ModelClient.replayCheck`),
+       * so the recorded replies from here on answer another reality. One event per differing call;
+       * the first in a log is where the replay stopped matching.
+       */
+      type: 'replay.diverged';
+    } & ReplayDivergence)
   | {
       type: 'model.error';
       error: ModelError;

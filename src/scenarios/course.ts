@@ -41,6 +41,9 @@ export function nextLesson(id: string, docs: readonly ScenarioV1[] = builtinDocs
   return i < 0 ? null : (all[i + 1] ?? null);
 }
 
+const DIVERGED_NOTE =
+  '**The replay has diverged here.** Your change made a tool return something the lesson’s recording never saw, but the scripted model cannot notice: its replies from here on were written for the original run. The event list marks them, and the tool card shows *recorded* beside *actual*.';
+
 /**
  * The lesson with its "now try" change applied: the named settings keys replaced, or the script
  * replaced. The notes and questions are replaced by one note saying what changed (their positions
@@ -59,8 +62,12 @@ export function nowTryVariant(doc: CourseLesson): ScenarioV1 {
     description: n.text,
     settings,
     model,
-    // One note, so the learner sees what changed beside the steps.
-    steps: [{ atEventType: 'run.start', nth: 1, markdown: `**Now try** — ${n.text}` }],
+    // One note, so the learner sees what changed beside the steps; and, where the change makes a
+    // tool return what the lesson's recording did not see, one at the point the replay diverges.
+    steps: [
+      { atEventType: 'run.start', nth: 1, markdown: `**Now try** — ${n.text}` },
+      { atEventType: 'replay.diverged', nth: 1, markdown: DIVERGED_NOTE },
+    ],
     questions: [],
   };
 }

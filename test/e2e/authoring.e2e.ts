@@ -3,19 +3,13 @@
  * record → replay → take over with the fake Anthropic server.
  */
 import type { Page } from 'playwright-core';
-import { expect, inject, test } from './browser.ts';
+import { expect, test } from './browser.ts';
 import { E2E_API_KEY } from './constants.ts';
-import { openApp, openSettings, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
+import { answerTrustIfAsked, openRecordingWithNoKey, recordDemoRun, setMode } from './live-helpers.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
-
-async function answerTrustIfAsked(page: Page): Promise<void> {
-  const dialog = page.getByTestId('trust-dialog');
-  // The dialog opens while the page settles; give it the chance to appear, then answer it.
-  await page.getByTestId('scenario-picker').waitFor();
-  if (await dialog.isVisible()) await page.getByTestId('btn-trust').click();
-}
 
 test('a lesson link opens in a fresh context: notes beside the steps, the breakpoint, the question before its answer', async ({ page, browser }) => {
   await openApp(page);
@@ -94,45 +88,13 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
   }
 });
 
-function fakeServer(): string {
-  const url = inject('fakeServerUrl');
-  if (!url) throw new Error(`the fake Anthropic server did not start: ${inject('fakeServerError')}`);
-  return url;
-}
-
-async function setMode(page: Page, mode: 'scripted' | 'anthropic'): Promise<void> {
-  await openSettings(page);
-  await page.getByTestId('model-mode').selectOption(mode);
-}
-
 test('record a live run, replay it with no key, take over mid-way with the live model', async ({ page }) => {
-  const server = fakeServer();
-  await openApp(page);
-  await setMode(page, 'anthropic');
-  await page.getByTestId('base-url').fill(server);
-  await page.getByTestId('api-key').fill(E2E_API_KEY);
-  await page.getByTestId('tab-stepper').click();
-  await page.getByTestId('record-toggle').check();
-  await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
-  await page.getByTestId('btn-send').click();
-  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
-  await page.getByTestId('btn-allow-once').click();
-  await waitForStatus(page, 'done');
-
-  await page.getByTestId('tab-stepper').click();
-  await page.getByTestId('btn-save-recording').click();
-  const link = await page.getByTestId('recording-link').inputValue();
+  const link = await recordDemoRun(page);
   expect(link).toContain('#s=');
   expect(link).not.toContain(E2E_API_KEY);
 
   // Replay with no key at all.
-  await setMode(page, 'anthropic');
-  await page.getByTestId('api-key').fill('');
-  await setMode(page, 'scripted');
-  await page.goto(link);
-  await page.reload();
-  await answerTrustIfAsked(page);
-  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toMatch(/-recorded$/);
+  await openRecordingWithNoKey(page, link);
   await page.getByTestId('tab-stepper').click();
   expect(await page.getByTestId('btn-take-over').isEnabled()).toBe(false);
   await page.getByTestId('bp-event-model.request').check();

@@ -1,13 +1,7 @@
-import { allowConsoleErrors, expect, inject, test } from './browser.ts';
+import { allowConsoleErrors, expect, test } from './browser.ts';
 import { E2E_API_KEY as DUMMY_KEY } from './constants.ts';
 import { dumpBrowserStorage, openApp, openSettings, waitForStatus } from './app.ts';
-
-
-function fakeServer(): string {
-  const url = inject('fakeServerUrl');
-  if (!url) throw new Error(`the fake Anthropic server did not start: ${inject('fakeServerError')}`);
-  return url;
-}
+import { fakeServer } from './live-helpers.ts';
 
 test('live mode streams from the fake Anthropic server and runs its bash tool call', async ({ page }) => {
   const server = fakeServer();

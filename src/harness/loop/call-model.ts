@@ -1,6 +1,7 @@
 /**
  * One model call: streams the reply, yields each delta as a trace event body, and returns the
- * assembled message or the error that ended the stream. Never throws.
+ * assembled message or the error that ended the stream. Never throws. A replaying client is
+ * first asked whether the request's tool results still match its recording (`replay.diverged`).
  */
 import type { AssistantBlock, ModelRequest, StopDetails, StopReason, Usage } from '../messages.ts';
 import type { ModelClient, ModelError } from '../ports.ts';
@@ -31,6 +32,7 @@ export async function* callModel(
   signal: AbortSignal,
 ): AsyncGenerator<TraceEventBody, ModelCallOutcome> {
   const acc = new StreamAccumulator();
+  for (const d of client.replayCheck?.(request) ?? []) yield { type: 'replay.diverged', ...d };
   try {
     for await (const event of client.stream(request, signal)) {
       if (event.type === 'error') {

@@ -9,11 +9,16 @@
  * `error` event as `stream_error`, a call the user aborted as `stall` (the replay waits, as the
  * live call did, until the person stops it). Thinking signatures and redacted thinking cannot be
  * replayed and are left out.
+ *
+ * Each tool call's result is kept too, from the next request that carries it (as the model saw
+ * it, head only when long: `recorded-results.ts`), so a replay can tell when a tool no longer
+ * returns what the recording saw.
  */
 import type { Clock, ModelClient, ModelError, ModelStreamEvent } from '../../harness/ports.ts';
 import type { ModelRequest, StopReason, Usage } from '../../harness/messages.ts';
 import { redactDeep } from '../../harness/session/redact.ts';
 import type { ScriptedBlock, ScriptedFault, ScriptedTurn } from '../scripted/script.ts';
+import { resultsById, toRecordedResult } from '../scripted/recorded-results.ts';
 
 export type Recording = {
   turns: ScriptedTurn[];
@@ -62,6 +67,7 @@ export function createRecordingClient(inner: ModelClient, opts: RecordingOptions
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
     modelId ??= request.model;
     recordedAt ??= new Date(opts.clock ? opts.clock.now() : Date.now()).toISOString();
+    keepResults(turns, request, opts.secrets);
     const call = new CallRecorder();
     const slot = turns.push(null) - 1;
     try {
@@ -81,6 +87,19 @@ export function createRecordingClient(inner: ModelClient, opts: RecordingOptions
     ...(inner.countTokens ? { countTokens: inner.countTokens.bind(inner) } : {}),
     recording: () => structuredClone({ turns: turns.filter((t): t is ScriptedTurn => t !== null), modelId, recordedAt }),
   };
+}
+
+/** Gives each recorded call still without a result the one this request carries for it. */
+function keepResults(turns: readonly (ScriptedTurn | null)[], request: ModelRequest, secrets?: readonly string[]): void {
+  const results = resultsById(request.messages);
+  if (results.size === 0) return;
+  for (const turn of turns) {
+    for (const b of turn?.content ?? []) {
+      if ((b.type !== 'tool_use' && b.type !== 'tool_use_raw') || b.result || !b.id) continue;
+      const r = results.get(b.id);
+      if (r) b.result = redactDeep(toRecordedResult(r.content, r.isError), secrets);
+    }
+  }
 }
 
 /** Builds one `ScriptedTurn` out of one call's events. */

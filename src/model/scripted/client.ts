@@ -8,7 +8,8 @@ import type { Clock, ModelClient, ModelStreamEvent } from '../../harness/ports.t
 import { abortedError, ModelCallError, streamCutError } from '../errors.ts';
 import type { ScriptedTurn } from './script.ts';
 import { emptyCacheSim, simulateCacheUsage, type CacheSimState } from '../../harness/context/cache-sim.ts';
-import { estimateRequestTokens, outOfTurnsError, parseTurn, planTurn, scriptedToolIds } from './to-events.ts';
+import { estimateRequestTokens, outOfTurnsError, parseTurn, planTurn, scriptedToolIds, type TurnPlan } from './to-events.ts';
+import { checkResults, type PendingResult } from './recorded-results.ts';
 
 export type ScriptedClientOptions = {
   /** Pause between events, for a realistic pace in the UI. Default 0 (tests). */
@@ -56,6 +57,20 @@ export function createScriptedClient(turns: readonly ScriptedTurn[], opts: Scrip
   const nextToolId = opts.toolIds ?? scriptedToolIds(opts.toolIdStart ?? 0);
   let calls = 0;
   let cacheSim: CacheSimState = emptyCacheSim();
+  // Calls played whose turn carries the recording's result, by the id they were given.
+  const pending = new Map<string, PendingResult>();
+
+  /** Remembers what the recording saw for each call a complete turn makes. */
+  function expectResults(turn: ScriptedTurn, plan: TurnPlan, callNumber: number): void {
+    if (plan.kind !== 'stream' || plan.ending.kind !== 'complete') return;
+    for (const e of plan.events) {
+      if (e.type !== 'content_block_start' || e.content_block.type !== 'tool_use') continue;
+      const block = turn.content?.[e.index];
+      if ((block?.type === 'tool_use' || block?.type === 'tool_use_raw') && block.result) {
+        pending.set(e.content_block.id, { name: block.name, recordedTurn: callNumber, recorded: block.result });
+      }
+    }
+  }
 
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const callNumber = ++calls;
@@ -76,6 +91,7 @@ export function createScriptedClient(turns: readonly ScriptedTurn[], opts: Scrip
       inputUsage = sim.usage;
     }
     const plan = planTurn(turn, { request, callNumber, nextToolId, ...(inputUsage ? { inputUsage } : {}) });
+    expectResults(turn, plan, callNumber);
     if (plan.kind === 'http') {
       yield { type: 'error', error: plan.error };
       return;
@@ -110,6 +126,7 @@ export function createScriptedClient(turns: readonly ScriptedTurn[], opts: Scrip
     requests,
     remaining: () => Math.max(0, turns.length - calls),
     stream,
+    replayCheck: (request: ModelRequest) => (pending.size === 0 ? [] : checkResults(pending, request.messages)),
     async countTokens(request: ModelRequest, signal?: AbortSignal): Promise<number> {
       if (signal?.aborted) throw new ModelCallError(abortedError());
       return estimateRequestTokens(request);

@@ -14,6 +14,22 @@ const usageSchema = z
   })
   .strict();
 
+/**
+ * What the recording saw a tool call return: its result as it went back to the model (the
+ * head of it when long, with the whole result's length and fingerprint), so a replay can tell
+ * when reality no longer matches (see `recorded-results.ts`). Optional: authored turns and
+ * scripts made before recordings kept results have none, and nothing is compared for them.
+ */
+export const recordedResultSchema = z
+  .object({
+    content: z.string(),
+    /** Omitted when false. */
+    is_error: z.boolean().optional(),
+    /** When `content` is only the head: the whole (normalised) result's length and FNV-1a digest. */
+    full: z.object({ chars: z.number().int().nonnegative(), digest: z.string().regex(/^[0-9a-f]{8}$/) }).strict().optional(),
+  })
+  .strict();
+
 export const scriptedBlockSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }).strict(),
   z.object({ type: z.literal('thinking'), thinking: z.string() }).strict(),
@@ -24,6 +40,7 @@ export const scriptedBlockSchema = z.discriminatedUnion('type', [
       id: z.string().optional(),
       name: z.string(),
       input: z.record(z.string(), z.unknown()),
+      result: recordedResultSchema.optional(),
     })
     .strict(),
   /** A tool call whose input JSON is sent verbatim, even if it does not parse (to test recovery). */
@@ -33,6 +50,7 @@ export const scriptedBlockSchema = z.discriminatedUnion('type', [
       id: z.string().optional(),
       name: z.string(),
       partial_json: z.string(),
+      result: recordedResultSchema.optional(),
     })
     .strict(),
 ]);
@@ -87,6 +105,7 @@ export const scriptedTurnSchema = z
   .strict();
 
 export type ScriptedBlock = z.infer<typeof scriptedBlockSchema>;
+export type RecordedResult = z.infer<typeof recordedResultSchema>;
 export type ScriptedFault = z.infer<typeof scriptedFaultSchema>;
 export type ScriptedTurn = z.input<typeof scriptedTurnSchema>;
 export type ParsedScriptedTurn = z.output<typeof scriptedTurnSchema>;

@@ -30,6 +30,7 @@ import taskGraph from './task-graph.json';
 import backgroundTests from './background-tests.json';
 import steeringMidRun from './steering-mid-run.json';
 import nodeProjectBug from './node-project-bug.json';
+import replayDiverges from './replay-diverges.json';
 import planWithTodos from './plan-with-todos.json';
 import delegateParallelSubagents from './delegate-parallel-subagents.json';
 import customSubagent from './custom-subagent.json';
@@ -92,6 +93,8 @@ export const builtinDocs: ScenarioV1[] = [
   steeringMidRun,
   // the sandbox's node and git
   nodeProjectBug,
+  // replays: a recorded run whose tools no longer return what the recording saw
+  replayDiverges,
   // agents: plans and subagents
   planWithTodos,
   delegateParallelSubagents,

@@ -38,6 +38,8 @@ export function summarize(e: TraceEvent): string {
       return `${e.name}${e.concurrent ? ' (concurrent)' : ''}`;
     case 'tool.output':
       return `${e.chunk.stream}: ${clip(e.chunk.text, 70)}`;
+    case 'replay.diverged':
+      return `${e.name} (turn ${e.recordedTurn} of the recording): recorded ${e.expected.isError ? 'error' : 'ok'} “${clip(e.expected.content, 30)}”, here ${e.actual.isError ? 'error' : 'ok'} “${clip(e.actual.content, 30)}”`;
     case 'tool.result':
       return `${e.name} ${e.isError ? 'ERROR' : 'ok'} · ${e.content.length} chars · ${Math.round(e.ms)} ms`;
     case 'sandbox.changed':

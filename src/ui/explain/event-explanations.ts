@@ -143,6 +143,20 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     lesson: 'flaky-model',
     terms: ['budget', 'continue-site'],
   },
+  'replay.diverged': {
+    means: 'The model is a replay, and a tool result it is about to be shown is not the one the recording saw. The recorded replies from here on were written for another outcome.',
+    why: (e) =>
+      `\`${e.name}\` (${e.toolUseId}, from turn ${e.recordedTurn} of the script) ${
+        e.what === 'is_error'
+          ? e.actual.isError
+            ? 'failed here, but succeeded in the recording'
+            : 'succeeded here, but failed in the recording'
+          : 'returned different text'
+      }: a rule, a hook, a mode or a file is not what it was when the replies were recorded. The scripted model cannot notice: it says what the recording said.`,
+    otherwise: 'Had the result matched (after ignoring ids, timings and whitespace), the replay would still be faithful: the replies answer what really happened.',
+    lesson: 'replay-diverges',
+    terms: ['replay', 'tool-use-id'],
+  },
   'tool.proposed': {
     means: 'The model’s reply contains a tool call. Nothing has run yet: it must pass validation and the permission pipeline first.',
     why: (e) => `The model asked for \`${e.name}\` (${e.toolUseId}).`,

@@ -26,6 +26,7 @@ export const GLOSSARY_TERMS = [
   'safe-point',
   'workspace',
   'mcp',
+  'replay',
 ] as const;
 
 export type GlossaryTerm = (typeof GLOSSARY_TERMS)[number];
@@ -165,5 +166,11 @@ export const GLOSSARY: Record<GlossaryTerm, GlossaryEntry> = {
     definition:
       'A program that offers tools over the Model Context Protocol (JSON-RPC): the harness connects to it, lists its tools and adds each as `mcp__<server>__<tool>`. Its tools go through the same permission rules, hooks and result handling as the built-ins; only the call goes over the wire.',
     lesson: 'mcp-in-page-server',
+  },
+  replay: {
+    term: 'Replay',
+    definition:
+      'A run whose model is a script: recorded or authored replies, played back one per model call with no key and no network. The tools still really run, so when a rule, a hook or a file has changed, a tool can return something the recording never saw; the scripted replies do not react to it, and the replay says it has diverged.',
+    lesson: 'replay-diverges',
   },
 };

@@ -35,6 +35,8 @@ export type ToolCallView = {
   ranInput?: unknown;
   /** An `agent` call: the subagent it started, as a nested conversation. */
   lane?: SubagentLane;
+  /** A replay: this call's result is not what the recording saw (`replay.diverged`). */
+  divergence?: Pick<EventOf<'replay.diverged'>, 'what' | 'expected' | 'actual' | 'recordedTurn'>;
 };
 
 /** A subagent's own conversation, nested under the `agent` call that started it. */
@@ -65,7 +67,9 @@ export type ConversationItem =
   /** `refusal`: the API's stop_details, when it sent them (the refused reply itself is not in the history). */
   | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError; refusal?: StopDetails }
   /** Tools the permission pre-filter hid from the model, shown once at the top of the run. */
-  | { kind: 'prefilter'; key: string; hidden: { name: string; rule: string }[] };
+  | { kind: 'prefilter'; key: string; hidden: { name: string; rule: string }[] }
+  /** A replay's first `replay.diverged`: the replies below were recorded for other tool results. */
+  | { kind: 'diverged'; key: string; tool: string };
 
 type Inflight = { text: Map<number, string>; thinking: Map<number, string>; json: Map<number, string> };
 
@@ -84,6 +88,7 @@ type ToolFacts = {
   closed?: boolean;
   output: string;
   result?: { content: string; isError: boolean; ms?: number };
+  divergence?: ToolCallView['divergence'];
 };
 
 /** Everything the trace says about each tool call, keyed by `tool_use` id. */
@@ -124,6 +129,9 @@ function collectToolFacts(events: readonly TraceEvent[], settled: boolean): Map<
       case 'tool.result':
         get(e.toolUseId, e.name).result = { content: e.content, isError: e.isError, ms: e.ms };
         break;
+      case 'replay.diverged':
+        get(e.toolUseId, e.name).divergence = { what: e.what, expected: e.expected, actual: e.actual, recordedTurn: e.recordedTurn };
+        break;
       case 'message.appended':
         // Results the harness wrote itself (e.g. after an abort) arrive only as messages.
         for (const b of blocksOf(e.message)) {
@@ -162,6 +170,7 @@ function toolView(id: string, name: string, input: unknown, f: ToolFacts | undef
     validationError: f?.validated?.error,
     truncated: result !== undefined && TRUNCATION_MARK.test(result),
     ...(f?.ranInput !== undefined ? { ranInput: f.ranInput } : {}),
+    ...(f?.divergence ? { divergence: f.divergence } : {}),
   };
 }
 
@@ -270,6 +279,7 @@ function deriveOne(events: readonly TraceEvent[], opts: { settled?: boolean } = 
   /** Where the stored history's index 0 sits in this view (it moves when a layer rewrites the history). */
   let indexOffset = 0;
   let lastStopDetails: StopDetails | undefined;
+  let diverged = false;
 
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -327,6 +337,12 @@ function deriveOne(events: readonly TraceEvent[], opts: { settled?: boolean } = 
         // A compaction layer shortened the stored history; later indexes count from the new one.
         // The conversation keeps showing what happened, so map them past what is already shown.
         indexOffset = lastIndex + 1 - e.messages.length;
+        break;
+      case 'replay.diverged':
+        // One divider, above the first reply given after the first differing result: from there on
+        // every reply is the recording's, whatever the later calls return (their cards say so too).
+        if (!diverged) extras.push({ at: lastIndex, item: { kind: 'diverged', key: `diverged.${run}.${e.seq}`, tool: e.name } });
+        diverged = true;
         break;
       case 'permission.prefilter':
         if (e.hidden.length > 0) extras.push({ at: lastIndex, item: { kind: 'prefilter', key: `prefilter.${run}.${e.seq}`, hidden: e.hidden } });
