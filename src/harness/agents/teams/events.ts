@@ -83,4 +83,6 @@ export type TeamEventBody =
       why: string;
       /** How long the tasks waited for their owner to come back. */
       afterMs: number;
+      /** The whole board after the release (optional: logs recorded before it carried none). */
+      tasks?: Task[];
     };

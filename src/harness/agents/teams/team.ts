@@ -624,8 +624,8 @@ export class Team {
     await this.move(m, 'gone', why, sink);
     for (const r of [...this.requests.values()]) if (r.from === name || r.to === name) this.requests.delete(r.id);
     await this.runtime.clock.sleep(afterMs, this.runtime.signal);
-    const released = await releaseTasksOf(this.runtime.sandbox.fs, this.workdir, name, this.lockOptions('team', sink));
-    if (released.length > 0) await sink(this.stampFor(m.agentId, { type: 'task.released', owner: name, taskIds: released.map((t) => t.id), why, afterMs }));
+    const { released, tasks } = await releaseTasksOf(this.runtime.sandbox.fs, this.workdir, name, this.lockOptions('team', sink));
+    if (released.length > 0) await sink(this.stampFor(m.agentId, { type: 'task.released', owner: name, taskIds: released.map((t) => t.id), why, afterMs, tasks }));
     return released.map((t) => t.id);
   }
 
