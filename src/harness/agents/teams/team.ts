@@ -508,7 +508,7 @@ export class Team {
     this.members.set(req.name, m);
     await sink({ type: 'teammate.spawned', name: req.name, teammateAgentId: m.agentId, prompt: req.prompt, model: this.runtime.modelId, tools: [], autoClaim: m.autoClaim, isolation: 'overlay', inTab: true });
     await sink(this.stampFor(m.agentId, { type: 'agent.state', name: req.name, from: 'new', to: 'idle', why: `waiting for a tab to join as ${req.name} (the Team tab has the link)` }));
-    this.wire.transport.post({ kind: 'invite', tab: this.wire.tab, name: req.name });
+    this.wire?.transport.post({ kind: 'invite', tab: this.wire.tab, name: req.name });
     await this.send({ from: LEAD, to: req.name, type: 'message', body: req.prompt }, sink, 'main');
     return { ok: true, teammate: m };
   }
