@@ -333,10 +333,11 @@ export class Team {
     const mail = Array.isArray(w.mail) ? w.mail : [];
     const known = new Set((await allMessages(fs, this.workdir, w.name)).map((x) => x.id));
     for (const message of mail) if (!known.has(message.id)) await appendMessage(fs, this.workdir, message, this.lockOptions(message.from, sink));
+    // This tab's bookkeeping, before the teammate's own first event (its spawn here).
+    await sink({ type: 'teammate.joined', name: w.name, tab: this.wire!.tab, side: 'teammate', files: Object.keys(files).length, tasks: tasks.length, messages: mail.length });
     const r = await this.spawn({ name: w.name, prompt: '', autoClaim: w.autoClaim === true, system: teammateSystem(w.name, Array.isArray(w.members) ? w.members : [LEAD, w.name]) }, sink, { welcomed: true });
     if (!r.ok) throw new Error(r.message);
     r.teammate.tabBase = files;
-    await sink(this.stampFor(r.teammate.agentId, { type: 'teammate.joined', name: w.name, tab: this.wire!.tab, side: 'teammate', files: Object.keys(files).length, tasks: tasks.length, messages: mail.length }));
   }
 
   private remoteMember(name: string, tab: string): Teammate {
