@@ -36,7 +36,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await waitForStatus(page, 'done');
     await page.getByTestId('tab-team').click();
     await expect.poll(() => lanes(page).count()).toBe(3);
-    expect(await lanes(page).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-name')}:${e.getAttribute('data-state')}`))).toEqual(['lead:lead', 'alice:done', 'bob:done']);
+    expect(await lanes(page).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-name')}:${e.getAttribute('data-state')}`))).toEqual(['lead:lead', 'alice:shut_down', 'bob:shut_down']);
     expect(await page.getByTestId('team-arrow').count()).toBe(5);
     expect(await page.getByTestId('team-message').count()).toBe(5);
     expect(await serious(page), 'team tab').toEqual([]);
