@@ -5,21 +5,10 @@
  * in A) shows on A's Tasks board, her read reaches A, and closing B (pagehide → bye) marks her gone
  * in A, merges what she wrote and, after the release timeout, puts her task back on the board.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect, test, watchConsole, expectNoConsoleErrors, unexpectedConsoleErrors } from './browser.ts';
+import { seriousViolations } from './axe.ts';
 import { openApp, selectScenario, waitForStatus } from './app.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
 
 const lane = (page: Page, name: string) => page.getByTestId('team-view').locator(`[data-testid="team-lane"][data-name="${name}"]`);
 const card = (page: Page, id: string) => page.getByTestId('task-board').locator(`[data-testid="task-card"][data-task="${id}"]`);
@@ -75,7 +64,7 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   expect(await b.locator('[data-testid="event-row"][data-agent="teammate-carol"]').count()).toBeGreaterThan(5);
   expect(await page.locator('[data-testid="event-row"][data-agent="teammate-carol"][data-type="model.request"]').count()).toBe(0);
   await b.screenshot({ path: `${SHOTS}/teammate-tab-1440.png` });
-  expect(await serious(b), 'teammate tab').toEqual([]);
+  expect(await seriousViolations(b), 'teammate tab').toEqual([]);
   expectNoConsoleErrors(b);
 
   // Close B: pagehide says bye. A marks carol gone, merges her notes.txt, and after 1.5 s #1 is back.
@@ -89,5 +78,5 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   expect(await card(page, '1').textContent()).not.toContain('owner:');
   await page.getByTestId('tab-team').click();
   await page.screenshot({ path: `${SHOTS}/lead-after-1440.png` });
-  expect(await serious(page), 'team tab after').toEqual([]);
+  expect(await seriousViolations(page), 'team tab after').toEqual([]);
 });
