@@ -12,7 +12,8 @@ import { openApp, selectScenario, waitForStatus } from './app.ts';
 
 const lane = (page: Page, name: string) => page.getByTestId('team-view').locator(`[data-testid="team-lane"][data-name="${name}"]`);
 const card = (page: Page, id: string) => page.getByTestId('task-board').locator(`[data-testid="task-card"][data-task="${id}"]`);
-const SHOTS = '/work/wt/_shots/tabmate';
+// Screenshots for a person to look at (as teams.e2e.ts does); nothing compares them.
+const SHOTS = '/tmp';
 
 test('a teammate joins from a second tab, works there, and its tab closing is seen in the lead’s tab', async ({ page, context }) => {
   await openApp(page);
@@ -24,7 +25,7 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   const link = page.getByTestId('team-join-link');
   const href = (await link.getAttribute('href'))!;
   expect(href).toMatch(/\?teammate=carol&team=hp-team-[a-z0-9]+&scenario=team-other-tab$/);
-  await page.screenshot({ path: `${SHOTS}/lead-waiting-1440.png` });
+  await page.screenshot({ path: `${SHOTS}/team-tabs-lead-waiting.png` });
 
   // Page B: the same origin, the same browser context; it joins at once and runs carol's loop.
   const b = await context.newPage();
@@ -35,7 +36,8 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
     .poll(() => b.getByTestId('teammate-presence').getAttribute('data-joined'), { timeout: 30_000 })
     .toBe('yes')
     .catch(async (err: unknown) => {
-      await b.screenshot({ path: `${SHOTS}/debug-b.png` });
+      await b.screenshot({ path: `${SHOTS}/team-tabs-failed-b.png` });
+      console.error('page B errors:', unexpectedConsoleErrors(b));
       throw err;
     });
   await b.getByTestId('btn-run').click();
@@ -55,15 +57,15 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
     .poll(() => lane(page, 'carol').getByTestId('team-unread').getAttribute('data-unread'), { timeout: 30_000 })
     .toBe('0')
     .catch(async (err: unknown) => {
-      await b.screenshot({ path: `${SHOTS}/debug-b2.png` });
-      console.error('A errors', unexpectedConsoleErrors(page), 'B errors', unexpectedConsoleErrors(b));
-      console.error((await b.getByTestId('event-row').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-agent')} ${e.textContent?.replace(/\s+/g, ' ').slice(0, 90)}`))).join('\n'));
+      // The page fixture shoots page A on failure; page B is shot here.
+      await b.screenshot({ path: `${SHOTS}/team-tabs-failed-b.png` });
+      console.error('page B errors:', unexpectedConsoleErrors(b));
       throw err;
     });
   // carol's events are stepped in B, not in A.
   expect(await b.locator('[data-testid="event-row"][data-agent="teammate-carol"]').count()).toBeGreaterThan(5);
   expect(await page.locator('[data-testid="event-row"][data-agent="teammate-carol"][data-type="model.request"]').count()).toBe(0);
-  await b.screenshot({ path: `${SHOTS}/teammate-tab-1440.png` });
+  await b.screenshot({ path: `${SHOTS}/team-tabs-teammate.png` });
   expect(await seriousViolations(b), 'teammate tab').toEqual([]);
   expectNoConsoleErrors(b);
 
@@ -77,6 +79,6 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   expect(await card(page, '1').getAttribute('data-status')).toBe('pending');
   expect(await card(page, '1').textContent()).not.toContain('owner:');
   await page.getByTestId('tab-team').click();
-  await page.screenshot({ path: `${SHOTS}/lead-after-1440.png` });
+  await page.screenshot({ path: `${SHOTS}/team-tabs-lead-after.png` });
   expect(await seriousViolations(page), 'team tab after').toEqual([]);
 });
