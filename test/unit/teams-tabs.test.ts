@@ -75,6 +75,7 @@ describe('a tab that joins as a teammate the lead spawned in_tab', () => {
         turn(call('task_create', { subject: 'Write notes.txt' })),
         turn(call('spawn_teammate', { name: 'carol', prompt: 'Claim a task and tell me.', auto_claim: true, in_tab: true })),
         turn(call('read_inbox', {})),
+        turn(call('task_create', { subject: 'Review notes.txt', blockedBy: ['1'] })),
         turn(call('send_message', { to: 'carol', body: 'thanks, carol' })),
         turn(call('read_inbox', {})),
         turn(call('read_inbox', {})),
@@ -145,6 +146,9 @@ describe('a tab that joins as a teammate the lead spawned in_tab', () => {
     expect((await readTasks(a.deps.sandbox.fs, a.deps.sandbox.workdir)).tasks[0]).toMatchObject({ status: 'pending' });
     expect(events.find((e) => e.type === 'team.ended')).toMatchObject({ teammates: [{ name: 'carol', state: 'gone' }] });
     expect(checkTranscript(b.team.members.get('carol')!.history)).toEqual([]);
+    // The lead's own task changes reached carol's board between claims.
+    expect(bEvents.find((e) => e.type === 'task.updated' && e.task.id === '2')).toMatchObject({ agentId: 'main', changes: ['created', 'from tab A'] });
+    expect((await readTasks(b.deps.sandbox.fs, b.deps.sandbox.workdir)).tasks.map((t) => t.subject)).toEqual(['Write notes.txt', 'Review notes.txt']);
   });
 
   it('runs an in_tab teammate here, in its own copy, where no other tab can join (no channel)', async () => {

@@ -87,6 +87,7 @@ export async function endTeam(team: Team, sink: Sink, opts: { timeoutMs?: number
 /**
  * The lead's run with its team's end: the events of `endTeam` go in just before the lead's
  * `run.end` (which stays the last event), stamped as the lead's, so stepping walks them too.
+ * On the way, the lead's own task changes reach the teammates' tabs (`Team.shareLeadTask`).
  */
 export async function* withTeamEnd(
   run: AsyncGenerator<TraceEvent, RunResult>,
@@ -98,6 +99,7 @@ export async function* withTeamEnd(
     if (step.done) return step.value;
     const e = step.value;
     if (!team || e.type !== 'run.end' || e.agentId !== 'main' || team.members.size === 0) {
+      team?.shareLeadTask(e);
       yield e;
       continue;
     }

@@ -282,7 +282,7 @@ export class Team {
         const changes = Array.isArray(w.changes) ? w.changes : [];
         for (const t of w.tasks) {
           const task = board.find((x) => x.id === t.id) ?? t;
-          await sink(this.stampFor(`teammate-${w.name}`, { type: 'task.updated', task, changes: [...changes, `from tab ${w.tab}`], tasks: board }));
+          await sink(this.stampFor(w.name === LEAD ? undefined : `teammate-${w.name}`, { type: 'task.updated', task, changes: [...changes, `from tab ${w.tab}`], tasks: board }));
         }
         return;
       }
@@ -827,6 +827,14 @@ export class Team {
       while (m.loop) await this.stepOne(m, sink);
       await this.move(m, 'shut_down', why, sink);
     }
+  }
+
+  /** The lead's own task tools changed the board here: the teammates' tabs write the same task (their board stays current between claims). */
+  shareLeadTask(e: TraceEvent): void {
+    if (!this.wire || this.runtime.hostsLead === false || e.agentId !== 'main') return;
+    if (e.type !== 'task.created' && e.type !== 'task.updated') return;
+    if (![...this.members.values()].some((m) => m.remoteTab)) return;
+    this.wire.transport.post({ kind: 'tasks', tab: this.wire.tab, name: LEAD, tasks: [e.task], changes: e.type === 'task.updated' ? e.changes : ['created'] });
   }
 
   /** Tells the teammates in other tabs that the lead's team has ended (they stop theirs); the channel stays open. */
