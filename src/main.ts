@@ -1,9 +1,14 @@
 import './zod-jitless.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
+import TeammateApp from './ui/team/TeammateApp.svelte';
+import { teammateLinkOf } from './ui/team/tab-link.ts';
 import './ui/theme.css';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the playground into.');
 
-export default mount(App, { target });
+// A tab opened from the Team tab's link (`?teammate=…`) runs one teammate of the other tab's team.
+const teammate = teammateLinkOf(location.search);
+
+export default teammate ? mount(TeammateApp, { target, props: { link: teammate } }) : mount(App, { target });

@@ -109,7 +109,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? await liveModel() : undefined;
-  const { agentLoop, checkTranscript, createJustBashSandbox, prepareRun, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } =
+  const { checkTranscript, createJustBashSandbox, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } =
     await engine();
   const sandbox = await createJustBashSandbox();
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
@@ -121,7 +121,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     // A folder's .claude/settings.json and settings.local.json are in the sandbox: prepareRun reads them
     // there at run start (and reports them in a settings.read event), as for any scenario.
     const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
-    const { input, deps, modeNotes, dispose } = await prepareRun({
+    const prepared = await prepareRun({
       scenario: withTurns,
       sandbox,
       ...(model ? { model } : {}),
@@ -145,9 +145,10 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL.
       mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector() },
     });
-    for (const note of modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
-    disposeRun = dispose;
-    const loop = agentLoop(input, deps);
+    for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
+    disposeRun = prepared.dispose;
+    // With a team, its end comes before the lead's run.end: nobody left running, no copy left unmerged.
+    const loop = runPrepared(prepared);
     let step = await loop.next();
     let events = 0;
     let refusal: string | undefined;

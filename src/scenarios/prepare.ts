@@ -36,6 +36,11 @@ import { seedGitRepo } from './git-seed.ts';
 import { sandboxSettingsScopes } from './sandbox-settings-scopes.ts';
 import { agentToolPool } from '../harness/agents/pool.ts';
 import { isolatedTeammateWorkspace } from '../harness/agents/teams/workspace.ts';
+import { withTeamEnd } from '../harness/agents/teams/end.ts';
+import type { Team } from '../harness/agents/teams/team.ts';
+import { agentLoop } from '../harness/loop/agent-loop.ts';
+import type { RunResult } from '../harness/loop/types.ts';
+import type { TraceEvent } from '../harness/trace.ts';
 import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
 import { prepareMcp, type PrepareMcpOptions } from './prepare-mcp.ts';
 
@@ -53,6 +58,8 @@ export type PrepareOptions = {
   clock?: Clock;
   ids?: IdGen;
   signal?: AbortSignal;
+  /** This tab hosts a teammate of a team whose lead runs in another tab (`?teammate=`): the team does not host the lead. */
+  teammateTab?: boolean;
   files?: FileState;
   /** The scripted model's generated tool ids start after this number (a resumed script keeps ids unique). */
   scriptedToolIdStart?: number;
@@ -123,7 +130,27 @@ export type PrepareOptions = {
 
 /** `modeNotes`: why a mode the settings or the caller asked for is not the one in force (empty when it is). */
 /** `dispose`: closes what the run opened for itself (MCP connections); call it after the run. */
-export type PreparedRun = { input: LoopInput; deps: LoopDeps; modeNotes: string[]; dispose: () => Promise<void> };
+export type PreparedRun = {
+  input: LoopInput;
+  deps: LoopDeps;
+  modeNotes: string[];
+  dispose: () => Promise<void>;
+  /** The run's team (a scenario with `agentTools: ["teams"]`): connect other tabs to it, end it with the run (`runPrepared`). */
+  team?: Team;
+  /** How long teammates have to answer the shutdown request at the run's end. */
+  teamEndTimeoutMs?: number;
+};
+
+/**
+ * The prepared run's generator: the agent loop, and when it has a team, the team's end before
+ * the lead's `run.end` (`withTeamEnd`: nobody left running, no copy left unmerged). `input`
+ * replaces the prepared one (a fork's whole history).
+ */
+export function runPrepared(p: PreparedRun, input: LoopInput = p.input): AsyncGenerator<TraceEvent, RunResult> {
+  const loop = agentLoop(input, p.deps);
+  if (!p.team) return loop;
+  return withTeamEnd(loop, p.team, { clock: p.deps.clock, ...(p.teamEndTimeoutMs !== undefined ? { timeoutMs: p.teamEndTimeoutMs } : {}), ...(input.signal ? { signal: input.signal } : {}) });
+}
 
 export class ScenarioModelMissingError extends Error {}
 
@@ -183,7 +210,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
   // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
   const live = opts.model;
-  const { tools } = await agentToolPool({
+  const { tools, team } = await agentToolPool({
     sandbox,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
     base: () => withCustomTools([...agents.tools(builtinTools()), ...mcpRun.tools], scenario, opts.trusted ?? false, opts.toolRunner),
@@ -201,7 +228,20 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     },
     // Teams: teammates' models come from the same place as subagents' (model.agents keyed by name);
     // `isolation: overlay` teammates get isolated workspaces.
-    ...(agents.teams ? { team: { clock, ids: opts.ids ?? randomIds, workspace: isolatedTeammateWorkspace, ...(opts.signal ? { signal: opts.signal } : {}), ...(scenario.settings.team?.requestTimeoutMs ? { requestTimeoutMs: scenario.settings.team.requestTimeoutMs } : {}) } } : {}),
+    ...(agents.teams
+      ? {
+          team: {
+            clock,
+            ids: opts.ids ?? randomIds,
+            workspace: isolatedTeammateWorkspace,
+            ...(opts.signal ? { signal: opts.signal } : {}),
+            ...(scenario.settings.team?.requestTimeoutMs ? { requestTimeoutMs: scenario.settings.team.requestTimeoutMs } : {}),
+            ...(scenario.settings.team?.releaseAfterMs !== undefined ? { releaseAfterMs: scenario.settings.team.releaseAfterMs } : {}),
+            // A tab that only hosts a teammate of another tab's lead (`?teammate=`).
+            ...(opts.teammateTab ? { hostsLead: false } : {}),
+          },
+        }
+      : {}),
   });
 
   const input: LoopInput = {
@@ -254,7 +294,14 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(opts.model ? {} : { summarize: deterministicSummarizer }),
   };
   const chosen = resolveMode(merged, opts.mode);
-  return { input, deps, modeNotes: [...merged.modeNotes, ...(chosen.note ? [chosen.note] : [])], dispose: mcpRun.dispose };
+  return {
+    input,
+    deps,
+    modeNotes: [...merged.modeNotes, ...(chosen.note ? [chosen.note] : [])],
+    dispose: mcpRun.dispose,
+    ...(team ? { team } : {}),
+    ...(scenario.settings.team?.endTimeoutMs !== undefined ? { teamEndTimeoutMs: scenario.settings.team.endTimeoutMs } : {}),
+  };
 }
 
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {

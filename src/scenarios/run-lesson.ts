@@ -4,14 +4,13 @@
  * run (same history, context state and memory text). The log is what the session would store,
  * so lesson positions (log seqs) can be checked against it.
  */
-import { agentLoop } from '../harness/loop/agent-loop.ts';
 import type { RunResult } from '../harness/loop/types.ts';
 import type { Clock, IdGen, MemoryStore, ModelClient, Sandbox, UserToolRunner } from '../harness/ports.ts';
 import type { TraceEvent } from '../harness/trace.ts';
 import { FileState } from '../harness/tools/file-state.ts';
 import { InMemoryMemoryStore } from '../storage/memory/memory-store.ts';
 import { toRunnableScenario } from './migrate.ts';
-import { prepareRun } from './prepare.ts';
+import { prepareRun, runPrepared } from './prepare.ts';
 import type { ScenarioV1 } from './schema-v1.ts';
 import type { SkillFile } from '../harness/agents/skills/catalog.ts';
 import type { McpConnector } from '../harness/ports.ts';
@@ -52,7 +51,7 @@ export async function runLessonHeadless(
   try {
   for (let i = 0; i < doc.prompts.length; i++) {
     const last = results.at(-1);
-    const { input, deps } = await prepareRun({
+    const prepared = await prepareRun({
       scenario: toRunnableScenario(doc, i),
       sandbox: opts.sandbox,
       ...(model ? { model } : {}),
@@ -68,9 +67,9 @@ export async function runLessonHeadless(
       ...(last ? { history: last.messages, contextState: last.contextState, memory: memory ?? '' } : {}),
       ...(mcpRegistry ? { mcp: { registry: mcpRegistry } } : {}),
     });
-    if (i === 0) memory = input.memory ?? '';
-    model = deps.model;
-    const loop = agentLoop(input, deps);
+    if (i === 0) memory = prepared.input.memory ?? '';
+    model = prepared.deps.model;
+    const loop = runPrepared(prepared);
     let step = await loop.next();
     while (!step.done) {
       log.push(step.value);

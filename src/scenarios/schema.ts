@@ -46,7 +46,16 @@ export const scenarioSettingsSchema = z
     /** Agent tools this scenario's runs get: `skills` (on anyway when skills exist), `tasks`, `background`. */
     agentTools: z.array(z.enum(['skills', 'tasks', 'background', 'teams'])).optional(),
     /** Teams (with `agentTools: ["teams"]`): how long a protocol request waits for its answer. */
-    team: z.object({ requestTimeoutMs: z.number().int().min(100).max(600_000).optional() }).strict().optional(),
+    team: z
+      .object({
+        requestTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+        /** How long a gone teammate's claimed tasks wait for it before they return to the board. */
+        releaseAfterMs: z.number().int().min(0).max(600_000).optional(),
+        /** How long a teammate has to answer the shutdown request sent when the lead's run ends. */
+        endTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+      })
+      .strict()
+      .optional(),
     /** Messages "typed while the agent works", delivered at the safe point before model call `beforeTurn` (2 or more). */
     steering: z
       .array(z.object({ beforeTurn: z.number().int().min(2).max(500), message: z.string().min(1).max(10_000) }).strict())

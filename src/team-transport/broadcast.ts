@@ -3,9 +3,7 @@
  * channels of one process, which the unit tests use). Notes are plain JSON; a note that is not a
  * `TeamWire` is dropped (another app on the same origin could post on the channel name).
  */
-import type { TeamTransport, TeamWire } from '../harness/agents/teams/transport.ts';
-
-const KINDS = new Set(['message', 'hello', 'bye', 'state']);
+import { WIRE_KINDS as KINDS, type TeamTransport, type TeamWire } from '../harness/agents/teams/transport.ts';
 
 function isWire(x: unknown): x is TeamWire {
   return typeof x === 'object' && x !== null && KINDS.has((x as { kind?: string }).kind ?? '') && typeof (x as { tab?: unknown }).tab === 'string';

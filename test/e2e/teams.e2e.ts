@@ -3,24 +3,11 @@
  * (state, task, unread mail) with the messages as arrows, axe-clean in both themes; a `mailbox.*`
  * breakpoint stops at mailbox events of any agent, and Step walks teammates' events one at a time.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
+import { seriousViolations } from './axe.ts';
 import { openApp, rows, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  // The app's CSP refuses inline scripts; code evaluated through the DevTools protocol is exempt.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
 
 const lanes = (page: Page) => page.getByTestId('team-view').getByTestId('team-lane');
 
@@ -36,10 +23,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await waitForStatus(page, 'done');
     await page.getByTestId('tab-team').click();
     await expect.poll(() => lanes(page).count()).toBe(3);
-    expect(await lanes(page).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-name')}:${e.getAttribute('data-state')}`))).toEqual(['lead:lead', 'alice:done', 'bob:done']);
+    expect(await lanes(page).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-name')}:${e.getAttribute('data-state')}`))).toEqual(['lead:lead', 'alice:shut_down', 'bob:shut_down']);
     expect(await page.getByTestId('team-arrow').count()).toBe(5);
     expect(await page.getByTestId('team-message').count()).toBe(5);
-    expect(await serious(page), 'team tab').toEqual([]);
+    expect(await seriousViolations(page), 'team tab').toEqual([]);
     await page.screenshot({ path: `/tmp/team-view-${scheme}.png`, fullPage: false });
   });
 }

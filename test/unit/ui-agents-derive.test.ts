@@ -29,7 +29,22 @@ describe('deriveBoard', () => {
     const end = deriveBoard(events)!;
     expect(end.board.completed.map((t) => t.id)).toEqual(['1']);
     expect(end.board.ready.map((t) => t.id)).toEqual(['2']);
-    expect(end.last.type).toBe('task.updated');
+    expect(end.changed).toBe('1');
+  });
+
+  it("shows a teammate's claim and a release when they happen, not at the owner's next update", () => {
+    const t1 = task('1', 'pending');
+    const claimed = { ...t1, status: 'in_progress' as const, owner: 'alice' };
+    const events = [
+      ev({ type: 'task.created', task: t1, tasks: [t1] }),
+      ev({ type: 'task.claimed', taskId: '1', subject: 't1', owner: 'alice', contenders: ['alice'], lockWaits: 0, tasks: [claimed] }),
+    ];
+    const after = deriveBoard(events)!;
+    expect(after.board.inProgress.map((t) => [t.id, t.owner])).toEqual([['1', 'alice']]);
+    expect(after.changed).toBe('1');
+    const back = deriveBoard([...events, ev({ type: 'task.released', owner: 'alice', taskIds: ['1'], why: 'its tab closed', afterMs: 10, tasks: [t1] })])!;
+    expect(back.board.ready.map((t) => t.id)).toEqual(['1']);
+    expect(back.board.inProgress).toEqual([]);
   });
 });
 

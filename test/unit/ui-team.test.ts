@@ -30,7 +30,10 @@ describe('the team view', () => {
     const events = await log('team-split-tasks');
     const end = deriveTeam(events)!;
     expect(end.lanes.map((l) => l.name)).toEqual(['lead', 'alice', 'bob']);
-    expect(end.lanes.map((l) => l.state)).toEqual(['lead', 'done', 'done']);
+    // Done when the lead's last turn began; the run's end shut the team down (team.ended).
+    const ended = events.findIndex((e) => e.type === 'team.ended');
+    expect(deriveTeam(events.slice(0, ended - 2))!.lanes.map((l) => l.state)).toEqual(['lead', 'done', 'done']);
+    expect(end.lanes.map((l) => l.state)).toEqual(['lead', 'shut_down', 'shut_down']);
     expect(end.arrows.map((a) => `${a.from}>${a.to}`)).toEqual(['lead>alice', 'lead>bob', 'alice>lead', 'bob>lead', 'alice>lead']);
     // Arrows sit at their place in time.
     expect(end.arrows.map((a) => a.at)).toEqual([...end.arrows.map((a) => a.at)].sort((a, b) => a - b));

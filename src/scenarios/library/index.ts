@@ -48,6 +48,7 @@ import teamSplitTasks from './team-split-tasks.json';
 import teamClaimRace from './team-claim-race.json';
 import teamPlanApproval from './team-plan-approval.json';
 import teamShutdown from './team-shutdown.json';
+import teamOtherTab from './team-other-tab.json';
 // extending: custom tools and golden tests
 import customToolLesson from './custom-tool.json';
 import goldenHookRegression from './golden-hook-regression.json';
@@ -114,6 +115,7 @@ export const builtinDocs: ScenarioV1[] = [
   teamClaimRace,
   teamPlanApproval,
   teamShutdown,
+  teamOtherTab,
   // extending: custom tools and golden tests
   customToolLesson,
   goldenHookRegression,

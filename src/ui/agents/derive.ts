@@ -37,11 +37,19 @@ export function deriveSkills(events: readonly TraceEvent[]): SkillsView {
   return { rows, problems: available.problems, listingTokens: available.tokens, loadedTokens };
 }
 
-/** The board after the latest `task.*` event shown, or null when no task event has happened. */
-export function deriveBoard(events: readonly TraceEvent[]): { board: agents.Board; last: EventOf<'task.created' | 'task.updated' | 'task.listed'> } | null {
+/**
+ * The board after the latest board event shown, or null when no task event has happened. A
+ * teammate's claim (`task.claimed`) and a gone teammate's tasks going back (`task.released`)
+ * carry the board too, so the board shows them when they happen, not at the owner's next update.
+ * `changed` is the task the event touched (none for a listing; the first one released).
+ */
+export function deriveBoard(events: readonly TraceEvent[]): { board: agents.Board; changed: string | null } | null {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!;
-    if (e.type === 'task.created' || e.type === 'task.updated' || e.type === 'task.listed') return { board: agents.boardOf(e.tasks), last: e };
+    if (e.type === 'task.created' || e.type === 'task.updated') return { board: agents.boardOf(e.tasks), changed: e.task.id };
+    if (e.type === 'task.listed') return { board: agents.boardOf(e.tasks), changed: null };
+    if (e.type === 'task.claimed') return { board: agents.boardOf(e.tasks), changed: e.taskId };
+    if (e.type === 'task.released' && e.tasks) return { board: agents.boardOf(e.tasks), changed: e.taskIds[0] ?? null };
   }
   return null;
 }

@@ -11,10 +11,38 @@ type TeamEventType = TeamEventBody['type'];
 export const TEAM_EVENT_EXPLANATIONS: Pick<EventExplanations, TeamEventType> = {
   'teammate.spawned': {
     means: 'The lead started a teammate: a long-lived agent with its own conversation, system prompt, tools and permissions. Unlike a subagent it does not end after one answer; it idles and wakes on mail.',
-    why: (e) => `\`${e.name}\` runs as \`${e.teammateAgentId}\` with ${e.tools.length} tools${e.autoClaim ? ', claiming ready tasks from the board by itself' : ''}, in the ${e.isolation} workspace. Its first message (the prompt) is already in \`.team/inbox/${e.name}.jsonl\`.`,
+    why: (e) =>
+      e.inTab
+        ? `\`${e.name}\` will run in another tab: its lane waits until a tab joins as it (the Team tab has the link). Its prompt waits in \`.team/inbox/${e.name}.jsonl\`${e.autoClaim ? '; once joined it asks this tab for ready tasks' : ''}.`
+        : `\`${e.name}\` runs as \`${e.teammateAgentId}\` with ${e.tools.length} tools${e.autoClaim ? ', claiming ready tasks from the board by itself' : ''}, in the ${e.isolation} workspace. Its first message (the prompt) is already in \`.team/inbox/${e.name}.jsonl\`.`,
     otherwise: 'A one-shot subagent would forget everything after its answer; a teammate keeps its history across the lead’s turns.',
     lesson: 'team-split-tasks',
     terms: ['subagent'],
+  },
+  'teammate.joined': {
+    means: 'A second tab joined the team as a teammate the lead spawned to run in another tab. That tab runs the teammate’s loop (its events are stepped there); this one sees its state, mail and claims.',
+    why: (e) =>
+      e.side === 'lead'
+        ? `Tab ${e.tab} is now \`${e.name}\`. Its copy of the working tree (${e.files} file(s)) was made here as an isolated workspace and sent with the board (${e.tasks} task(s)) and its mail (${e.messages} message(s)); what it changes comes back after each of its turns and is merged, overlaps refused, when it finishes.`
+        : `This tab is \`${e.name}\`. It took the lead’s copy of the working tree (${e.files} file(s)), the board (${e.tasks} task(s)) and its mail (${e.messages} message(s)); every message is still written to this tab’s own \`.team/\` files, and claims are decided in the lead’s tab under its board lock.`,
+    otherwise: 'Without a copy of its own the second tab would edit files the lead’s tab never sees, or two tabs would write one tree with nothing to detect an overlap.',
+    lesson: 'team-other-tab',
+    terms: [],
+  },
+  'team.ended': {
+    means: 'The lead’s run ended, and its team with it: every teammate was brought to a final state and every isolated copy was offered back, so nothing keeps running or stays unmerged without a word.',
+    why: (e) =>
+      [
+        e.teammates.map((t) => `${t.name}: ${t.state === 'shut_down' ? 'shut down' : t.state}`).join(', ') + '.',
+        e.unanswered.length ? `No answer within ${e.timeoutMs} ms from ${e.unanswered.join(', ')}: stopped.` : '',
+        e.workspaces.length ? e.workspaces.map((w) => `${w.name}'s copy: ${w.changed} file(s) changed, merged ${w.merged.join(', ') || 'none'}${w.conflicts.length ? `, refused ${w.conflicts.join(', ')} (see Merge)` : ''}.`).join(' ') : 'No isolated copy had changes.',
+        e.released.length ? `Back on the board: ${e.released.map((t) => `#${t}`).join(', ')}.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    otherwise: 'Idle teammates would outlive the run with nobody to wake them, and an isolated teammate’s edits would stay in its copy under /.ws/, silently left behind.',
+    lesson: 'team-shutdown',
+    terms: [],
   },
   'agent.state': {
     means: 'A teammate’s state machine moved: idle → working (mail or a claimed task woke it) → idle, waiting (it sent a request), done or shut down.',

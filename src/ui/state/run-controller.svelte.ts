@@ -9,14 +9,15 @@
  */
 import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TrustStore } from '../../harness/index.ts';
 import type { UserToolRunner } from '../../harness/ports.ts';
-import { agentLoop, FileState } from '../../harness/index.ts';
+import { FileState } from '../../harness/index.ts';
 import type { PermissionContext, PermissionMode } from '../../harness/permissions/index.ts';
 import { mergeSettings, permissionContextOf, type Settings } from '../../harness/settings/index.ts';
 import type { TraceEvent } from '../../harness/trace.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
 import { learnReadsOf } from './restore-reads.ts';
-import { prepareRun } from '../../scenarios/prepare.ts';
+import { prepareRun, runPrepared } from '../../scenarios/prepare.ts';
+import { TabChannel, tabsAvailable, teammateLinkUrl } from '../team/tab-link.ts';
 import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
 import { PermissionPrompts } from './permission-prompts.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
@@ -79,6 +80,17 @@ export class RunController extends RunPuller {
   readonly prompts = new PermissionPrompts(() => this.flush());
   /** A mode chosen in Settings, over the scenario's, for the next run. */
   modeOverride = $state<PermissionMode | null>(null);
+  /** The latest run's team on a tab channel (other tabs join its `in_tab` teammates); null without a team. */
+  teamTabs = $state.raw<TabChannel | null>(null);
+  /** The link a second tab opens to be `name`, a teammate of the latest run (built-in scenarios only). */
+  joinUrl(name: string): string | null {
+    if (!this.teamTabs || this.trust.status !== 'builtin') return null;
+    return teammateLinkUrl(location, { name, channel: this.teamTabs.channel, scenario: this.scenario.id });
+  }
+  private closeTeamTabs(): void {
+    this.teamTabs?.close();
+    this.teamTabs = null;
+  }
 
   // Getters, not $derived: they read `trust`, which the constructor sets after field initialisers run.
   get canStep(): boolean {
@@ -273,6 +285,7 @@ export class RunController extends RunPuller {
     this.grantedRules = [];
     this.runPermissions = null;
     this.steering.clear();
+    this.closeTeamTabs();
     if (scenario) this.document = opts.document ?? scenario;
     // devkit: another scenario brings no imported user scope (an import sets it again after this).
     if (scenario && scenario.id !== this.scenario.id) this.userSettings = null;
@@ -399,7 +412,7 @@ export class RunController extends RunPuller {
       await learnReadsOf(this.seenToRestore, sandbox, this.files);
       this.seenToRestore = null;
     }
-    const { input, deps } = await prepareRun({
+    const prepared = await prepareRun({
       // After a reload the script resumes at the first turn not yet played.
       scenario: follow?.kind === 'resume' ? { ...this.scenario, model: { kind: 'scripted', turns: follow.turns } } : this.scenario,
       sandbox,
@@ -436,6 +449,7 @@ export class RunController extends RunPuller {
       ...(await mcpSession.runOptions(sandbox, this.scenario.files)),
     });
     if (epoch !== this.epoch) return false;
+    const { input, deps } = prepared;
     if (!opts.history?.length) this.memoryText = input.memory ?? '';
     // A fork brings its whole history (the prompt is already in it).
     if (opts.messages) input.messages = opts.messages;
@@ -444,7 +458,10 @@ export class RunController extends RunPuller {
     this.abort = abort;
     this.result = null;
     this.nextSessionStart = null;
-    const loop = agentLoop(input, deps);
+    // A team: other tabs of this origin can join its in_tab teammates; the run's end ends the team.
+    this.closeTeamTabs();
+    if (prepared.team && tabsAvailable()) this.teamTabs = new TabChannel(prepared.team);
+    const loop = runPrepared(prepared, input);
     const info = { sandbox, newConversation: !opts.history?.length, prompt: opts.prompt ?? this.scenario.prompt };
     this.gen = this.wrapRun ? this.wrapRun(loop, info) : loop;
     return true;

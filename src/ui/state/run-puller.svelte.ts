@@ -76,7 +76,10 @@ export abstract class RunPuller extends RunView {
       }
       for (;;) {
         const before = this.events.length + this.buffer.length;
-        const more = await this.pullOne(epoch);
+        // A pull that does not come back within a frame may wait for long after any event (a
+        // team waiting for another tab's next note): what was pulled so far goes on screen meanwhile.
+        const slow = setTimeout(() => epoch === this.epoch && this.flush(), FRAME_MS);
+        const more = await this.pullOne(epoch).finally(() => clearTimeout(slow));
         if (epoch !== this.epoch) return;
         if (!more || this.mode === 'step' || this.mode === 'pause') break;
         if (this.mode === 'run' && this.stopsHere(before)) break;

@@ -6,7 +6,19 @@
 import type { TraceEvent } from '../../harness/index.ts';
 import type { teams } from '../../harness/agents/index.ts';
 
-export type Lane = { name: string; agentId: string; state: teams.TeammateState | 'lead'; taskId?: string; unread: number; sent: number; why?: string };
+export type Lane = {
+  name: string;
+  agentId: string;
+  state: teams.TeammateState | 'lead';
+  taskId?: string;
+  unread: number;
+  sent: number;
+  why?: string;
+  /** Spawned to run in another tab (`in_tab`). */
+  inTab?: boolean;
+  /** The tab it runs in, once one joined (seen from the lead's tab); `here` in the teammate's own tab. */
+  tab?: string;
+};
 export type Arrow = { id: string; from: string; to: string; type: teams.MessageType; requestId?: string; body: string; at: number };
 export type TeamPicture = { lanes: Lane[]; arrows: Arrow[]; timeouts: { requestId: string; from: string; to: string; at: number }[] };
 
@@ -27,7 +39,15 @@ export function deriveTeam(events: readonly TraceEvent[]): TeamPicture | null {
       case 'teammate.spawned':
         lane('lead');
         lane(e.name).agentId = e.teammateAgentId;
+        if (e.inTab) lane(e.name).inTab = true;
         break;
+      case 'teammate.joined': {
+        lane('lead');
+        const l = lane(e.name);
+        l.inTab = true;
+        l.tab = e.side === 'lead' ? e.tab : 'here';
+        break;
+      }
       case 'agent.state': {
         const l = lane(e.name);
         l.state = e.to;

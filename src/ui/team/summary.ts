@@ -9,7 +9,14 @@ const clip = (s: string, n: number) => {
 export function summarizeTeamEvent(e: TraceEvent): string | null {
   switch (e.type) {
     case 'teammate.spawned':
+      if (e.inTab) return `${e.name} → another tab (waiting for one to join)${e.autoClaim ? ' · claims tasks' : ''}`;
       return `${e.name} → ${e.teammateAgentId} · ${e.tools.length} tools${e.autoClaim ? ' · claims tasks' : ''} · ${e.isolation}`;
+    case 'teammate.joined':
+      return e.side === 'lead'
+        ? `${e.name} joined from ${e.tab} · sent a copy of ${e.files} file(s), ${e.tasks} task(s), ${e.messages} message(s)`
+        : `this tab is ${e.name} · took the lead's ${e.files} file(s), ${e.tasks} task(s), ${e.messages} message(s)`;
+    case 'team.ended':
+      return `${e.teammates.map((t) => `${t.name} ${t.state}`).join(', ')}${e.unanswered.length ? ` · no answer: ${e.unanswered.join(', ')}` : ''}${e.workspaces.length ? ` · merged ${e.workspaces.flatMap((w) => w.merged).length} file(s)` : ''}${e.workspaces.some((w) => w.conflicts.length) ? ' · conflicts in Merge' : ''}`;
     case 'agent.state':
       return `${e.name}: ${e.from} → ${e.to} · ${clip(e.why, 60)}`;
     case 'mailbox.sent':

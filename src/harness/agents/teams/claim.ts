@@ -31,18 +31,23 @@ export async function claimNextTask(fs: SandboxFs, workdir: string, agent: strin
 }
 
 /** Gives a gone agent's in-progress tasks back to the board (owner cleared, pending again). */
-export async function releaseTasksOf(fs: SandboxFs, workdir: string, agent: string, lock: LockOptions): Promise<Task[]> {
+export async function releaseTasksOf(fs: SandboxFs, workdir: string, agent: string, lock: LockOptions): Promise<{ released: Task[]; tasks: Task[] }> {
   const { value } = await withLock(fs, lockPath(workdir, 'tasks'), lock, async () => {
     const { tasks } = await readTasks(fs, workdir);
     const released: Task[] = [];
+    const after: Task[] = [];
     for (const t of tasks) {
-      if (t.owner !== agent || t.status !== 'in_progress') continue;
+      if (t.owner !== agent || t.status !== 'in_progress') {
+        after.push(t);
+        continue;
+      }
       const { owner: _owner, ...rest } = t;
       const back: Task = { ...rest, status: 'pending', updatedAt: lock.clock.now() };
       await writeTask(fs, workdir, back);
       released.push(back);
+      after.push(back);
     }
-    return released;
+    return { released, tasks: after };
   });
   return value;
 }

@@ -18,6 +18,39 @@ export type TeamEventBody =
       /** It claims ready tasks from the board by itself whenever it is idle. */
       autoClaim: boolean;
       isolation: 'shared' | 'overlay';
+      /** It will run in another tab: a tab joins as it (its lane waits until one does). */
+      inTab?: boolean;
+    }
+  | {
+      /**
+       * A tab joined the team as a teammate spawned to run in another tab. In the lead's tab
+       * (`side: lead`): the teammate's copy of the working tree was made and sent. In the
+       * teammate's tab (`side: teammate`): this tab took that copy, the board and its mail.
+       */
+      type: 'teammate.joined';
+      name: string;
+      /** The teammate's tab. */
+      tab: string;
+      side: 'lead' | 'teammate';
+      files: number;
+      tasks: number;
+      messages: number;
+    }
+  | {
+      /**
+       * The lead's run ended and so did its team: every teammate reached a final state (asked
+       * with a shutdown_request first where it was still working or in another tab), and every
+       * isolated copy was offered back. Nothing is left running or unmerged without a word.
+       */
+      type: 'team.ended';
+      teammates: { name: string; state: TeammateState; why: string }[];
+      /** Copies offered back at the end: what merged, what was refused as a conflict (see the Merge tab). */
+      workspaces: { name: string; changed: number; merged: string[]; conflicts: string[] }[];
+      /** Shutdown requests nobody answered before the timeout. */
+      unanswered: string[];
+      /** Tasks of gone teammates put back on the board at the end (their release was still pending). */
+      released: string[];
+      timeoutMs: number;
     }
   | {
       /** A teammate's state machine moved (idle → working → waiting → done / shut_down). */
@@ -83,4 +116,6 @@ export type TeamEventBody =
       why: string;
       /** How long the tasks waited for their owner to come back. */
       afterMs: number;
+      /** The whole board after the release (optional: logs recorded before it carried none). */
+      tasks?: Task[];
     };

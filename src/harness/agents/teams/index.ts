@@ -7,4 +7,6 @@ export { LEAD, messageLine, parseMailbox, type TeamMessage, type MessageType } f
 export { canMove, type TeammateState } from './state.ts';
 export type { TeamEventBody } from './events.ts';
 export { isolatedTeammateWorkspace, isolationOf, withSharedDirs, TEAM_SHARED_DIRS, type WorkspaceFactory, type TeammateIsolation, type TeammateWorkspace } from './workspace.ts';
-export type { TeamTransport, TeamWire } from './transport.ts';
+export type { TeamTransport, TeamWire, OfferedFile } from './transport.ts';
+export { endTeam, withTeamEnd, DEFAULT_END_TIMEOUT_MS } from './end.ts';
+export { teammateTabRun } from './tab-run.ts';

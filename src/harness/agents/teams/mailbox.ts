@@ -55,3 +55,19 @@ export async function takeUnread(fs: SandboxFs, workdir: string, name: string, l
   });
   return { ...value, waits };
 }
+
+/**
+ * Another tab says `name` read the messages `ids`: moves this tab's cursor past the unread
+ * messages it has read (a prefix: each tab's file keeps its own order). Returns the ones passed.
+ */
+export async function markRead(fs: SandboxFs, workdir: string, name: string, ids: ReadonlySet<string>, lock: LockOptions): Promise<{ messages: TeamMessage[]; waits: number }> {
+  const { value, waits } = await withLock(fs, lockPath(workdir, `inbox-${name}`), lock, async () => {
+    const all = parseMailbox(await readText(fs, inboxPath(workdir, name))).messages;
+    const cursor = await readCursor(fs, workdir, name);
+    let to = cursor;
+    while (to < all.length && ids.has(all[to]!.id)) to++;
+    if (to > cursor) await fs.writeFile(cursorPath(workdir, name), String(to));
+    return all.slice(cursor, to);
+  });
+  return { messages: value, waits };
+}

@@ -23,11 +23,13 @@ import type { SubagentRuntime } from '../subagents/runtime.ts';
 import { taskTools } from '../tasks/tools.ts';
 import { claimNextTask, releaseTasksOf } from './claim.ts';
 import { DEFAULT_LOCK_RETRY_MS, DEFAULT_LOCK_STALE_MS, type LockOptions } from './lock.ts';
-import { allMessages, appendMessage, inboxPath, takeUnread, unreadMessages } from './mailbox.ts';
+import { allMessages, appendMessage, inboxPath, markRead, takeUnread, unreadMessages } from './mailbox.ts';
+import { readTasks } from '../tasks/store.ts';
+import { applyOffer, changesAgainst, takeCopy, workingFiles, writeBoard } from './tab-files.ts';
 import { isRequest, LEAD, messageLine, RESPONSE_OF, type MessageType, type TeamMessage } from './message.ts';
 import { canMove, isFinal, type TeammateState } from './state.ts';
 import type { TeamTransport, TeamWire } from './transport.ts';
-import type { TeammateIsolation, TeammateWorkspace, WorkspaceFactory } from './workspace.ts';
+import type { TeammateIsolation, TeammateWorkspace, WorkspaceFactory, WorkspaceOutcome } from './workspace.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_TEAMMATE_MAX_TURNS = 20;
@@ -81,21 +83,37 @@ export type Teammate = {
   stopping: boolean;
   /** Its tab is gone: its loop is being drained and no state follows but `gone`. */
   leaving?: boolean;
-  /** It runs in another tab: this team only mirrors its state and forwards its mail. */
+  /** It runs in another tab: this team only mirrors its state and forwards its mail ('' until a tab joins as it). */
   remoteTab?: string;
+  /** Joined across tabs: the copy of the working tree it started from (both tabs keep it: offers are diffs against it). */
+  tabBase?: Record<string, string>;
+  /** In the lead's tab: the paths its latest offer changed. */
+  offered?: Set<string>;
+  /** In its own tab: it asked the lead's tab for a task and waits for the answer. */
+  claimAsked?: boolean;
   seq: number;
   toolUses: number;
+  /** Why its state last moved (the end-of-run report quotes it). */
+  lastWhy?: string;
 };
 
 export type Sink = (event: TraceEvent | TraceEventBody) => Promise<void>;
 
-export type SpawnRequest = { name: string; prompt: string; autoClaim?: boolean; isolation?: TeammateIsolation; system?: string };
+export type SpawnRequest = { name: string; prompt: string; autoClaim?: boolean; isolation?: TeammateIsolation; system?: string; inTab?: boolean };
+
+/** A gone teammate's tasks wait for it until `deadline` (on the Clock), then return to the board. */
+type PendingRelease = { name: string; agentId: string; deadline: number; afterMs: number; why: string };
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 function teammateSystem(name: string, members: string[]): string {
   return `You are ${name}, a teammate in a team led by ${LEAD}. Other members: ${members.filter((m) => m !== name).join(', ') || '(none yet)'}.
 Messages reach you as user turns; answer with send_message (to: the sender). When you finish a claimed task, mark it completed with task_update. Protocol: answer a shutdown_request with a shutdown_response (approve true to stop after this turn); before risky changes send a plan_submission to ${LEAD} and wait for its plan_response. End your turn when you have nothing left to do.`;
+}
+
+function claimText(task: { id: string; subject: string; description?: string }): string {
+  const desc = task.description ? `\n${task.description}` : '';
+  return `You claimed task #${task.id}: ${task.subject}${desc}\nDo it, then mark it completed with task_update.`;
 }
 
 export class Team {
@@ -112,6 +130,25 @@ export class Team {
   private wire?: { transport: TeamTransport; tab: string; off: () => void };
   private readonly inbound: TeamWire[] = [];
   private onInbound?: () => void;
+  /** Lead's tab: teammates in other tabs waiting for a task (their `claim`), decided in the claim rounds. */
+  private readonly remoteClaims = new Set<string>();
+  /** Ids of messages another tab says a member read (that tab's cursor is the truth for it). */
+  private readonly readElsewhere = new Map<string, Set<string>>();
+  /** Gone teammates whose tasks wait for them, by name. */
+  readonly releases = new Map<string, PendingRelease>();
+  /** Teammate's tab: the name this tab asked to join as, until the lead's tab welcomes it. */
+  private joining?: string;
+  /** Teammate's tab: the lead's team ended (its tab closed or its run ended). */
+  leadGone = false;
+  /** The run is ending: no claims, and only teammates asked to shut down are woken. */
+  ending: { asked: Set<string> } | null = null;
+  /** Every copy offered back so far (the end-of-run report lists them). */
+  readonly outcomes: ({ name: string } & WorkspaceOutcome)[] = [];
+
+  /** This tab's id on the wire, when connected. */
+  get tab(): string | undefined {
+    return this.wire?.tab;
+  }
 
   /** Connects this team to teammates in other tabs (ids get the tab as a prefix, so they stay unique). */
   attachTransport(transport: TeamTransport, tab: string): void {
@@ -126,6 +163,8 @@ export class Team {
   detachTransport(): void {
     if (!this.wire) return;
     for (const m of this.members.values()) if (!m.remoteTab && !isFinal(m.state)) this.wire.transport.post({ kind: 'bye', tab: this.wire.tab, name: m.name });
+    // The lead's tab leaving ends the team for the teammates in other tabs.
+    if (this.runtime.hostsLead !== false) this.wire.transport.post({ kind: 'bye', tab: this.wire.tab, name: LEAD });
     this.wire.off();
     this.wire.transport.close();
     delete this.wire;
@@ -161,27 +200,144 @@ export class Team {
     while (this.inbound.length > 0) {
       const w = this.inbound.shift()!;
       any = true;
-      if (w.kind === 'message') {
-        if (!this.isLocal(w.message.to)) continue;
-        const known = (await allMessages(this.runtime.sandbox.fs, this.workdir, w.message.to)).some((x) => x.id === w.message.id);
-        if (known) continue;
-        const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, w.message, this.lockOptions(w.message.from, sink));
+      await this.applyWire(w, sink);
+    }
+    return any;
+  }
+
+  private async applyWire(w: TeamWire, sink: Sink): Promise<void> {
+    const fs = this.runtime.sandbox.fs;
+    const leadHere = this.runtime.hostsLead !== false;
+    switch (w.kind) {
+      case 'message': {
+        if (!this.isLocal(w.message.to)) return;
+        const known = (await allMessages(fs, this.workdir, w.message.to)).some((x) => x.id === w.message.id);
+        if (known) return;
+        const sent = await appendMessage(fs, this.workdir, w.message, this.lockOptions(w.message.from, sink));
         this.record(w.message, false);
         const from = this.members.get(w.message.from);
         await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message: w.message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
-      } else if (w.kind === 'hello') {
-        if (this.members.has(w.name)) continue;
+        return;
+      }
+      case 'hello': {
+        const m = this.members.get(w.name);
+        if (m?.remoteTab === '' && w.join && leadHere) return this.welcome(m, w.tab, sink);
+        if (m || w.join) return;
         this.members.set(w.name, this.remoteMember(w.name, w.tab));
         await sink(this.stampFor(`teammate-${w.name}`, { type: 'agent.state', name: w.name, from: 'new', to: w.state, why: `it runs in another tab (${w.tab})` }));
-      } else if (w.kind === 'state') {
+        return;
+      }
+      case 'invite':
+        if (this.joining === w.name) this.wire?.transport.post({ kind: 'hello', tab: this.wire.tab, name: w.name, state: 'idle', join: true });
+        return;
+      case 'welcome':
+        if (w.to === this.wire?.tab && this.joining === w.name) await this.joined(w, sink);
+        return;
+      case 'state': {
         const m = this.members.get(w.name);
-        if (m?.remoteTab) await this.move(m, w.to, `${w.why} (in tab ${w.tab})`, sink);
-      } else {
+        if (m?.remoteTab === w.tab) await this.move(m, w.to, `${w.why} (in tab ${w.tab})`, sink);
+        return;
+      }
+      case 'bye': {
+        if (w.name === LEAD) {
+          if (leadHere || this.leadGone) return;
+          this.leadGone = true;
+          await this.stop(sink, `the lead's team ended (tab ${w.tab})`);
+          return;
+        }
         const m = this.members.get(w.name);
-        if (m?.remoteTab && !isFinal(m.state)) await this.markGone(w.name, sink, `its tab (${w.tab}) closed`);
+        if (m?.remoteTab === w.tab && !isFinal(m.state)) await this.goAway(m, sink, `its tab (${w.tab}) closed`);
+        return;
+      }
+      case 'read': {
+        if (this.isLocal(w.name) || !this.isMember(w.name) || !Array.isArray(w.ids)) return;
+        const seen = this.readElsewhere.get(w.name) ?? new Set<string>();
+        for (const id of w.ids) seen.add(id);
+        this.readElsewhere.set(w.name, seen);
+        const { messages } = await markRead(fs, this.workdir, w.name, seen, this.lockOptions(w.name, sink));
+        const m = this.members.get(w.name);
+        if (messages.length > 0) await sink(this.stampFor(m?.agentId, { type: 'mailbox.read', reader: w.name, messages, path: inboxPath(this.workdir, w.name).slice(this.workdir.length + 1), problems: [] }));
+        return;
+      }
+      case 'claim': {
+        const m = this.members.get(w.name);
+        if (leadHere && m?.remoteTab === w.tab && !isFinal(m.state)) this.remoteClaims.add(w.name);
+        return;
+      }
+      case 'claimed': {
+        const m = this.members.get(w.name);
+        if (!m || m.remoteTab !== undefined || isFinal(m.state)) return;
+        m.claimAsked = false;
+        const tasks = await writeBoard(fs, this.workdir, w.tasks, this.lockOptions(m.name, sink, m.agentId), true);
+        if (w.task) {
+          m.taskId = w.task.id;
+          await sink(this.stampFor(m.agentId, { type: 'task.claimed', taskId: w.task.id, subject: w.task.subject, owner: m.name, contenders: w.contenders, lockWaits: w.lockWaits, tasks }));
+          if (!m.loop) await this.wake(m, claimText(w.task), `claimed task #${w.task.id} (decided in the lead's tab ${w.tab})`, sink);
+        } else if (w.allDone && m.state === 'idle') await this.move(m, 'done', 'every task on the board is completed', sink);
+        return;
+      }
+      case 'tasks': {
+        if (!Array.isArray(w.tasks) || w.tasks.length === 0) return;
+        const board = await writeBoard(fs, this.workdir, w.tasks, this.lockOptions(w.name, sink));
+        const changes = Array.isArray(w.changes) ? w.changes : [];
+        for (const t of w.tasks) {
+          const task = board.find((x) => x.id === t.id) ?? t;
+          await sink(this.stampFor(w.name === LEAD ? undefined : `teammate-${w.name}`, { type: 'task.updated', task, changes: [...changes, `from tab ${w.tab}`], tasks: board }));
+        }
+        return;
+      }
+      case 'offer': {
+        const m = this.members.get(w.name);
+        if (!m || m.remoteTab !== w.tab || !m.workspace || !m.tabBase || !Array.isArray(w.files)) return;
+        const { paths } = await applyOffer(m.workspace.sandbox.fs, m.workspace.sandbox.workdir, m.tabBase, w.files, m.offered ?? new Set());
+        m.offered = paths;
+        return;
       }
     }
-    return any;
+  }
+
+  /** Lead's tab: a tab joined as `m`: its copy of the tree is made here (an isolated workspace) and sent with the board and its mail. */
+  private async welcome(m: Teammate, tab: string, sink: Sink): Promise<void> {
+    m.remoteTab = tab;
+    m.workspace = await this.openWorkspace(m.name, m.agentId, sink);
+    const files = await workingFiles(m.workspace.sandbox.fs, m.workspace.sandbox.workdir);
+    m.tabBase = files;
+    const { tasks } = await readTasks(this.runtime.sandbox.fs, this.workdir);
+    const mail = await allMessages(this.runtime.sandbox.fs, this.workdir, m.name);
+    this.wire?.transport.post({ kind: 'welcome', tab: this.wire.tab, to: tab, name: m.name, files, tasks, mail, autoClaim: m.autoClaim, members: [LEAD, ...this.members.keys()] });
+    await sink(this.stampFor(m.agentId, { type: 'teammate.joined', name: m.name, tab, side: 'lead', files: Object.keys(files).length, tasks: tasks.length, messages: mail.length }));
+  }
+
+  /**
+   * Teammate's tab: asks the lead's tab to be `name`, a teammate the lead spawned to run in
+   * another tab. The answer (`welcome`) arrives while this team is pumped; until then nothing runs.
+   */
+  join(name: string): void {
+    if (!this.wire) throw new Error('join needs a transport (attachTransport first)');
+    this.joining = name;
+    this.wire.transport.post({ kind: 'hello', tab: this.wire.tab, name, state: 'idle', join: true });
+  }
+
+  /** Whether this tab still waits for the lead's tab to welcome it. */
+  get awaitingWelcome(): boolean {
+    return this.joining !== undefined;
+  }
+
+  /** Teammate's tab: the welcome arrived: take the copy, the board and the mail, and start the teammate here. */
+  private async joined(w: Extract<TeamWire, { kind: 'welcome' }>, sink: Sink): Promise<void> {
+    delete this.joining;
+    const fs = this.runtime.sandbox.fs;
+    const files = typeof w.files === 'object' && w.files !== null ? w.files : {};
+    await takeCopy(fs, this.workdir, files);
+    const tasks = await writeBoard(fs, this.workdir, Array.isArray(w.tasks) ? w.tasks : [], this.lockOptions(w.name, sink), true);
+    const mail = Array.isArray(w.mail) ? w.mail : [];
+    const known = new Set((await allMessages(fs, this.workdir, w.name)).map((x) => x.id));
+    for (const message of mail) if (!known.has(message.id)) await appendMessage(fs, this.workdir, message, this.lockOptions(message.from, sink));
+    // This tab's bookkeeping, before the teammate's own first event (its spawn here).
+    await sink({ type: 'teammate.joined', name: w.name, tab: this.wire!.tab, side: 'teammate', files: Object.keys(files).length, tasks: tasks.length, messages: mail.length });
+    const r = await this.spawn({ name: w.name, prompt: '', autoClaim: w.autoClaim === true, system: teammateSystem(w.name, Array.isArray(w.members) ? w.members : [LEAD, w.name]) }, sink, { welcomed: true });
+    if (!r.ok) throw new Error(r.message);
+    r.teammate.tabBase = files;
   }
 
   private remoteMember(name: string, tab: string): Teammate {
@@ -248,11 +404,13 @@ export class Team {
     if (m.state === to || !canMove(m.state, to)) return;
     const from = m.state;
     m.state = to;
+    m.lastWhy = why;
     if (to !== 'working' && to !== 'waiting') delete m.taskId;
     await sink(this.stampFor(m.agentId, { type: 'agent.state', name: m.name, from, to, why, ...(m.taskId ? { taskId: m.taskId } : {}) }));
     if (!m.remoteTab) this.wire?.transport.post({ kind: 'state', tab: this.wire.tab, name: m.name, to, why });
     // Finished (for now, or for good): its isolated copy is offered back.
-    if ((to === 'done' || isFinal(to)) && m.workspace) await this.closeWorkspace(m, sink);
+    // A teammate in another tab keeps its copy here until it is final (its tab may offer more).
+    if (((to === 'done' && m.remoteTab === undefined) || isFinal(to)) && m.workspace) await this.closeWorkspace(m, sink);
   }
 
   private async openWorkspace(name: string, agentId: string, sink: Sink): Promise<TeammateWorkspace> {
@@ -268,12 +426,13 @@ export class Team {
     const ws = m.workspace!;
     delete m.workspace;
     m.sandbox = this.runtime.sandbox;
-    let outcome: { changed: number; report: string };
+    let outcome: WorkspaceOutcome;
     try {
       outcome = await ws.close(sink);
     } catch (err) {
       outcome = { changed: 1, report: `Its changes could not be offered back (${err instanceof Error ? err.message : String(err)}); nothing was merged.` };
     }
+    this.outcomes.push({ name: m.name, ...outcome });
     if (outcome.changed > 0) await this.notify(LEAD, `${m.name}'s isolated workspace (it is ${m.state}): ${outcome.report}`, sink);
   }
 
@@ -287,10 +446,12 @@ export class Team {
     await sink({ type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread });
   }
 
-  async spawn(req: SpawnRequest, sink: Sink): Promise<{ ok: true; teammate: Teammate } | { ok: false; message: string }> {
+  async spawn(req: SpawnRequest, sink: Sink, how: { welcomed?: boolean } = {}): Promise<{ ok: true; teammate: Teammate } | { ok: false; message: string }> {
     if (!NAME.test(req.name) || req.name === LEAD) return { ok: false, message: `"${req.name}" is not a teammate name: use lowercase letters, digits and dashes (not "${LEAD}").` };
     if (this.members.has(req.name)) return { ok: false, message: `A teammate named ${req.name} already exists (state: ${this.members.get(req.name)!.state}). Send it a message instead.` };
-    const isolation = req.isolation ?? 'shared';
+    if (req.inTab && this.wire && this.runtime.hostsLead !== false) return this.spawnInTab(req, sink);
+    // No other tab can join (a headless run, no channel): it runs here, in its own copy as it would in a tab.
+    const isolation = req.isolation ?? (req.inTab && this.runtime.workspace ? 'overlay' : 'shared');
     if (isolation === 'overlay' && !this.runtime.workspace) return { ok: false, message: 'Isolated workspaces (isolation: "overlay") are not available in this build; spawn the teammate with isolation "shared".' };
     const agentId = `teammate-${req.name}`;
     const model = this.runtime.modelFor({ agentId, description: req.name, subagentType: 'teammate' });
@@ -330,6 +491,25 @@ export class Team {
     await sink({ type: 'teammate.spawned', name: req.name, teammateAgentId: agentId, prompt: req.prompt, model: this.runtime.modelId, tools: m.tools.map((t) => t.name), autoClaim: m.autoClaim, isolation });
     await sink(this.stampFor(agentId, { type: 'agent.state', name: req.name, from: 'new', to: 'idle', why: 'spawned' }));
     this.wire?.transport.post({ kind: 'hello', tab: this.wire.tab, name: req.name, state: 'idle' });
+    // Welcomed from the lead's tab: its prompt is already in its mailbox.
+    if (!how.welcomed) await this.send({ from: LEAD, to: req.name, type: 'message', body: req.prompt }, sink, 'main');
+    return { ok: true, teammate: m };
+  }
+
+  /**
+   * A teammate that will run in another tab: its lane waits (`remoteTab: ''`) until a tab joins
+   * as it; then it gets an isolated copy here, which that tab's offers fill and which is merged
+   * back when it finishes. Its prompt waits in its mailbox, sent with the welcome.
+   */
+  private async spawnInTab(req: SpawnRequest, sink: Sink): Promise<{ ok: true; teammate: Teammate } | { ok: false; message: string }> {
+    if (!this.runtime.workspace) return { ok: false, message: 'A teammate in another tab needs isolated workspaces (its changes come back as a copy to merge), which this build does not have.' };
+    const m = this.remoteMember(req.name, '');
+    m.autoClaim = req.autoClaim ?? false;
+    m.isolation = 'overlay';
+    this.members.set(req.name, m);
+    await sink({ type: 'teammate.spawned', name: req.name, teammateAgentId: m.agentId, prompt: req.prompt, model: this.runtime.modelId, tools: [], autoClaim: m.autoClaim, isolation: 'overlay', inTab: true });
+    await sink(this.stampFor(m.agentId, { type: 'agent.state', name: req.name, from: 'new', to: 'idle', why: `waiting for a tab to join as ${req.name} (the Team tab has the link)` }));
+    this.wire?.transport.post({ kind: 'invite', tab: this.wire.tab, name: req.name });
     await this.send({ from: LEAD, to: req.name, type: 'message', body: req.prompt }, sink, 'main');
     return { ok: true, teammate: m };
   }
@@ -411,6 +591,8 @@ export class Team {
   async read(name: string, sink: Sink, agentId?: string): Promise<TeamMessage[]> {
     const { messages, waits, problems } = await takeUnread(this.runtime.sandbox.fs, this.workdir, name, this.lockOptions(name, sink, agentId));
     this.stats.lockWaits += waits;
+    // The other tabs keep a copy of this mailbox: they move their cursor too (unread counts agree).
+    if (messages.length > 0) this.wire?.transport.post({ kind: 'read', tab: this.wire.tab, name, ids: messages.map((x) => x.id) });
     if (messages.length > 0 || problems.length > 0) {
       await sink(this.stampFor(agentId, { type: 'mailbox.read', reader: name, messages, path: inboxPath(this.workdir, name).slice(this.workdir.length + 1), problems }));
     }
@@ -469,6 +651,8 @@ export class Team {
     m.unhook?.();
     delete m.unhook;
     m.history = result.messages;
+    // Joined from another tab: what it changed so far goes to the lead's tab before its new state does.
+    if (m.tabBase && this.wire) this.wire.transport.post({ kind: 'offer', tab: this.wire.tab, name: m.name, files: await changesAgainst(m.sandbox.fs, m.sandbox.workdir, m.tabBase) });
     // Going away: markGone moves it to `gone` itself.
     if (m.leaving) return;
     if (m.stopping || result.reason === 'aborted') return this.move(m, 'shut_down', m.stopping ? 'it approved the shutdown request' : 'the team was stopped', sink);
@@ -487,6 +671,10 @@ export class Team {
     }
     const e = step.value;
     if (e.agentId === m.agentId && e.type === 'tool.started') m.toolUses++;
+    // Its task tools wrote this tab's board: the other tabs write the same tasks to theirs.
+    if (this.wire && e.agentId === m.agentId && (e.type === 'task.updated' || e.type === 'task.created')) {
+      this.wire.transport.post({ kind: 'tasks', tab: this.wire.tab, name: m.name, tasks: [e.task], changes: e.type === 'task.updated' ? e.changes : ['created'] });
+    }
     await sink(e.agentId === m.agentId ? { ...e, seq: ++m.seq } : e);
     return false;
   }
@@ -495,7 +683,8 @@ export class Team {
   private async deliverMail(sink: Sink): Promise<boolean> {
     let woke = false;
     for (const m of this.members.values()) {
-      if (m.loop || m.remoteTab || isFinal(m.state)) continue;
+      if (m.loop || m.remoteTab !== undefined || isFinal(m.state)) continue;
+      if (this.ending && !this.ending.asked.has(m.name)) continue;
       const pending = await unreadMessages(this.runtime.sandbox.fs, this.workdir, m.name);
       if (pending.length === 0) continue;
       const messages = await this.read(m.name, sink, m.agentId);
@@ -508,7 +697,18 @@ export class Team {
 
   /** Idle auto-claimers race for ready tasks; the board's lock gives each task one owner. */
   private async claimRound(sink: Sink): Promise<boolean> {
-    const claimers = [...this.members.values()].filter((m) => !m.loop && !m.remoteTab && m.autoClaim && (m.state === 'idle' || m.state === 'done'));
+    if (this.ending) return false;
+    const idleClaimer = (m: Teammate) => !m.loop && m.autoClaim && (m.state === 'idle' || m.state === 'done');
+    // A teammate's tab asks the lead's tab, which owns the board's lock; the answer wakes it (`claimed`).
+    if (this.runtime.hostsLead === false) {
+      for (const m of this.members.values()) {
+        if (m.remoteTab !== undefined || !idleClaimer(m) || m.claimAsked || !this.wire || this.leadGone) continue;
+        m.claimAsked = true;
+        this.wire.transport.post({ kind: 'claim', tab: this.wire.tab, name: m.name });
+      }
+      return false;
+    }
+    const claimers = [...this.members.values()].filter((m) => (m.remoteTab === undefined || this.remoteClaims.has(m.name)) && idleClaimer(m));
     if (claimers.length === 0) return false;
     const results = await Promise.all(
       claimers.map(async (m) => ({ m, r: await claimNextTask(this.runtime.sandbox.fs, this.workdir, m.name, this.lockOptions(m.name, sink, m.agentId)) })),
@@ -522,8 +722,16 @@ export class Team {
         this.stats.claims++;
         m.taskId = r.task.id;
         await sink(this.stampFor(m.agentId, { type: 'task.claimed', taskId: r.task.id, subject: r.task.subject, owner: m.name, contenders, lockWaits: r.waits, tasks: r.tasks }));
-        const desc = r.task.description ? `\n${r.task.description}` : '';
-        await this.wake(m, `You claimed task #${r.task.id}: ${r.task.subject}${desc}\nDo it, then mark it completed with task_update.`, `claimed task #${r.task.id}`, sink);
+        if (m.remoteTab !== undefined) {
+          // Decided here, under the board's lock; its own tab wakes it.
+          this.remoteClaims.delete(m.name);
+          this.wire?.transport.post({ kind: 'claimed', tab: this.wire.tab, name: m.name, task: r.task, tasks: r.tasks, allDone: false, contenders, lockWaits: r.waits });
+          continue;
+        }
+        await this.wake(m, claimText(r.task), `claimed task #${r.task.id}`, sink);
+      } else if (r.allDone && m.remoteTab !== undefined) {
+        this.remoteClaims.delete(m.name);
+        this.wire?.transport.post({ kind: 'claimed', tab: this.wire.tab, name: m.name, task: null, tasks: r.tasks, allDone: true, contenders, lockWaits: r.waits });
       } else if (r.allDone && m.state === 'idle') {
         await this.move(m, 'done', 'every task on the board is completed', sink);
       }
@@ -535,6 +743,11 @@ export class Team {
   private async expire(sink: Sink): Promise<boolean> {
     const now = this.runtime.clock.now();
     let any = false;
+    for (const r of [...this.releases.values()]) {
+      if (r.deadline > now) continue;
+      any = true;
+      await this.release(r, sink);
+    }
     for (const r of [...this.requests.values()]) {
       if (r.deadline > now) continue;
       this.requests.delete(r.id);
@@ -578,7 +791,7 @@ export class Team {
       if (moved) continue;
       boundary = true;
       if (await until()) continue;
-      const timed = [...this.requests.values()].some((r) => Number.isFinite(r.deadline));
+      const timed = this.releases.size > 0 || [...this.requests.values()].some((r) => Number.isFinite(r.deadline));
       // Teammates in other tabs may still answer: wait for their next note (not for time).
       if (this.remoteAlive() && !timed) {
         await this.waitForWire(signal);
@@ -587,7 +800,7 @@ export class Team {
       if (!timed) return 'quiet';
       if (await this.expire(sink)) continue;
       // Nothing can move but a request is open: let time run to its deadline (the Clock port's sleep).
-      const next = Math.min(...[...this.requests.values()].map((r) => r.deadline).filter(Number.isFinite));
+      const next = Math.min(...[...this.requests.values()].map((r) => r.deadline).filter(Number.isFinite), ...[...this.releases.values()].map((r) => r.deadline));
       try {
         const sleep = this.runtime.clock.sleep(Math.max(1, next - this.runtime.clock.now()), signal);
         // A teammate in another tab may answer before the deadline: whichever comes first.
@@ -605,27 +818,62 @@ export class Team {
   async stop(sink: Sink, why = 'the team was stopped'): Promise<void> {
     for (const m of this.members.values()) {
       if (isFinal(m.state)) continue;
+      // Spawned for another tab that never joined: nobody ran it.
+      if (m.remoteTab === '') {
+        await this.move(m, 'gone', `${why}; no tab joined as ${m.name}`, sink);
+        continue;
+      }
       m.abort.abort();
       while (m.loop) await this.stepOne(m, sink);
       await this.move(m, 'shut_down', why, sink);
     }
   }
 
+  /** The lead's own task tools changed the board here: the teammates' tabs write the same task (their board stays current between claims). */
+  shareLeadTask(e: TraceEvent): void {
+    if (!this.wire || this.runtime.hostsLead === false || e.agentId !== 'main') return;
+    if (e.type !== 'task.created' && e.type !== 'task.updated') return;
+    if (![...this.members.values()].some((m) => m.remoteTab)) return;
+    this.wire.transport.post({ kind: 'tasks', tab: this.wire.tab, name: LEAD, tasks: [e.task], changes: e.type === 'task.updated' ? e.changes : ['created'] });
+  }
+
+  /** Tells the teammates in other tabs that the lead's team has ended (they stop theirs); the channel stays open. */
+  announceEnd(): void {
+    if (this.wire && this.runtime.hostsLead !== false) this.wire.transport.post({ kind: 'bye', tab: this.wire.tab, name: LEAD });
+  }
+
   /**
    * A teammate went away (its tab closed, its transport lost): it is `gone`, its loop is stopped
    * (transcript closed), and after `afterMs` on the Clock its in-progress tasks return to the board.
+   * Called directly it waits for the release; a `bye` arriving while the team is pumped schedules
+   * it instead (`releases`), so the others keep moving meanwhile.
    */
   async markGone(name: string, sink: Sink, why = 'its tab closed', afterMs = this.runtime.releaseAfterMs ?? DEFAULT_RELEASE_AFTER_MS): Promise<string[]> {
     const m = this.members.get(name);
     if (!m || isFinal(m.state)) return [];
+    const pending = await this.goAway(m, sink, why, afterMs);
+    await this.runtime.clock.sleep(afterMs, this.runtime.signal);
+    return this.release(pending, sink);
+  }
+
+  /** The immediate part of going away; the release is scheduled (see `releases`). */
+  private async goAway(m: Teammate, sink: Sink, why: string, afterMs = this.runtime.releaseAfterMs ?? DEFAULT_RELEASE_AFTER_MS): Promise<PendingRelease> {
     m.leaving = true;
     m.abort.abort();
     while (m.loop) await this.stepOne(m, sink);
-    await this.move(m, 'gone', why, sink);
-    for (const r of [...this.requests.values()]) if (r.from === name || r.to === name) this.requests.delete(r.id);
-    await this.runtime.clock.sleep(afterMs, this.runtime.signal);
-    const released = await releaseTasksOf(this.runtime.sandbox.fs, this.workdir, name, this.lockOptions('team', sink));
-    if (released.length > 0) await sink(this.stampFor(m.agentId, { type: 'task.released', owner: name, taskIds: released.map((t) => t.id), why, afterMs }));
+    this.remoteClaims.delete(m.name);
+    const pending: PendingRelease = { name: m.name, agentId: m.agentId, deadline: this.runtime.clock.now() + afterMs, afterMs, why };
+    this.releases.set(m.name, pending);
+    await this.move(m, 'gone', `${why}; its claimed tasks return to the board after ${afterMs} ms unless it comes back`, sink);
+    for (const r of [...this.requests.values()]) if (r.from === m.name || r.to === m.name) this.requests.delete(r.id);
+    return pending;
+  }
+
+  /** A gone teammate's in-progress tasks go back to the board (`task.released`). */
+  async release(r: PendingRelease, sink: Sink, why = r.why): Promise<string[]> {
+    this.releases.delete(r.name);
+    const { released, tasks } = await releaseTasksOf(this.runtime.sandbox.fs, this.workdir, r.name, this.lockOptions('team', sink));
+    if (released.length > 0) await sink(this.stampFor(r.agentId, { type: 'task.released', owner: r.name, taskIds: released.map((t) => t.id), why, afterMs: r.afterMs, tasks }));
     return released.map((t) => t.id);
   }
 

@@ -29,6 +29,10 @@ const spawnSchema = z.strictObject({
     .enum(['shared', 'overlay', 'worktree'])
     .optional()
     .describe('Where it works: the shared files (default), or its own isolated copy (overlay; worktree means the same) whose changes are merged back when it finishes; overlapping changes are refused as conflicts.'),
+  in_tab: z
+    .boolean()
+    .optional()
+    .describe('Run it in another browser tab: a second tab joins as it and runs its loop there, on its own copy of the files (merged back when it finishes). Its mail and claims cross between the tabs.'),
 });
 
 export function spawnTeammateTool(team: Team) {
@@ -40,8 +44,10 @@ export function spawnTeammateTool(team: Team) {
     // Starting a teammate changes no file of the user's; each of its calls is judged on its own.
     isReadOnly: () => true,
     async call(input, ctx) {
-      const r = await team.spawn({ name: input.name, prompt: input.prompt, ...(input.auto_claim !== undefined ? { autoClaim: input.auto_claim } : {}), ...(input.isolation ? { isolation: isolationOf(input.isolation)! } : {}) }, sinkOf(ctx));
+      const r = await team.spawn({ name: input.name, prompt: input.prompt, ...(input.auto_claim !== undefined ? { autoClaim: input.auto_claim } : {}), ...(input.isolation ? { isolation: isolationOf(input.isolation)! } : {}), ...(input.in_tab ? { inTab: true } : {}) }, sinkOf(ctx));
       if (!r.ok) return fail(r.message);
+      if (input.in_tab && r.teammate.remoteTab === '') return { content: `Spawned ${input.name} to run in another tab; it starts when a tab joins as it (your prompt is in its mailbox). Wait for its messages with read_inbox. Team: ${team.summary()}` };
+      if (input.in_tab) return { content: `No other tab can join this run, so ${input.name} runs here, in its own ${r.teammate.isolation === 'overlay' ? 'isolated copy of the files' : 'view of the shared files'} (${r.teammate.agentId}); your prompt is in its mailbox. Wait for its messages with read_inbox. Team: ${team.summary()}` };
       return { content: `Spawned ${input.name} (${r.teammate.agentId}); your prompt is in its mailbox. Wait for its messages with read_inbox. Team: ${team.summary()}` };
     },
   });

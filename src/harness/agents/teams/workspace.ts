@@ -21,6 +21,9 @@ export function isolationOf(input: 'shared' | 'overlay' | 'worktree' | undefined
   return input === 'worktree' ? 'overlay' : input;
 }
 
+/** What offering a copy back did: files changed, merged, and refused as conflicts (never written). */
+export type WorkspaceOutcome = { changed: number; report: string; merged?: string[]; conflicts?: string[] };
+
 export type TeammateWorkspace = {
   /** The teammate's view: its loop gets this instead of the base sandbox. */
   sandbox: Sandbox;
@@ -28,7 +31,7 @@ export type TeammateWorkspace = {
    * Offers its changes back to the base (refusing conflicts, never overwriting) and removes the
    * copy. `emit` is the stream of whoever is moving the team now (the copy outlives the spawn call).
    */
-  close(emit: (e: TraceEventBody) => Promise<void>): Promise<{ changed: number; report: string }>;
+  close(emit: (e: TraceEventBody) => Promise<void>): Promise<WorkspaceOutcome>;
 };
 
 /** Makes a teammate's workspace; `emit` takes `workspace.created` (the spawn call's stream). */
@@ -50,7 +53,7 @@ export const isolatedTeammateWorkspace: WorkspaceFactory = async ({ name, agentI
     close: async (emitNow) => {
       try {
         const r = await offerBack(base, ws, agentId, emitNow);
-        return { changed: r.changed, report: r.report };
+        return { changed: r.changed, report: r.report, merged: r.applied, conflicts: r.conflicts.map((c) => c.path) };
       } finally {
         await ws.dispose();
       }
