@@ -9,7 +9,7 @@ import { mcp, settings as harnessSettings, WORKDIR, type TraceEvent } from '../.
 import { createNodeMcpConnector } from '../../src/mcp/node.ts';
 import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { drain, ofType, setup } from './loop-helpers.ts';
-import { freePortForTest } from './mcp-fixture-helpers.ts';
+import { freePort } from '../fixtures/free-port.ts';
 
 let fixture: McpFixture;
 beforeAll(async () => {
@@ -96,7 +96,7 @@ describe('the loopback server over Streamable HTTP', () => {
 
 describe('servers that cannot be used', () => {
   it('a server that is down fails to connect with a clear message; it has no tools', async () => {
-    const port = await freePortForTest();
+    const port = await freePort();
     const registry = registryWith({ name: 'down', transport: 'http', url: `http://127.0.0.1:${port}/mcp`, scope: 'user' });
     await registry.connectAll();
     const state = registry.get('down')!;
