@@ -64,6 +64,18 @@ type EventBody =
     }
   | { type: 'turn.start' }
   | {
+      /**
+       * The tool pool changed while the run worked (a custom tool saved, edited or deleted): the
+       * next request carries `visible`. `hidden`: added tools a bare deny keeps from the model.
+       */
+      type: 'tools.changed';
+      added: string[];
+      removed: string[];
+      changed: string[];
+      hidden?: { name: string; rule: string }[];
+      visible: string[];
+    }
+  | {
       /** Tools removed from the model's view by a bare deny rule; emitted once per run when any are. */
       type: 'permission.prefilter';
       hidden: { name: string; rule: string }[];

@@ -432,6 +432,8 @@ export class RunController extends RunPuller {
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(live && this.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
+      // A tool saved in the Tools tab while this run works joins its next request (tools.changed).
+      liveCustomTools: () => this.scenario.settings.customTools,
       // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
       ...(await mcpSession.runOptions(sandbox, this.scenario.files)),
     });
