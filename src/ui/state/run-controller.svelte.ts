@@ -123,6 +123,17 @@ export class RunController extends RunPuller {
     await this.onUserEvent?.(event);
   }
 
+  /** Set by the session manager: the scenario was edited in the page (it records the new workbench). */
+  onScenarioEdited: (() => void) | null = null;
+  /**
+   * The person edited the scenario in the page (a custom tool, a golden case): it replaces the
+   * loaded one without a reset, the next request carries it, and the session records it.
+   */
+  editScenario(next: Scenario): void {
+    this.scenario = next;
+    this.onScenarioEdited?.();
+  }
+
   /** devkit: the user-scope settings of an imported `~/.claude/` (kept for this tab, until another import). */
   userSettings = $state.raw<Settings | null>(null);
   /** The permission context the latest run was prepared with (what-if starts from it); cleared by Reset. */
