@@ -10,6 +10,7 @@ import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import { expect, test } from './browser.ts';
 import { openApp, selectScenario, waitForStatus } from './app.ts';
 import { linkPath, openAt, toolCalls } from './safety-fixtures.ts';
+import { seriousViolations } from './axe.ts';
 
 const SOURCE = "const names = (await files.list(input.dir)).map((e) => e.name);\nreturn `defined in the editor: ${names.join(', ')}`;";
 
@@ -66,6 +67,7 @@ test('a tool defined in the editor and a golden case are back after a reload, an
   await expect.poll(() => kept.first().getAttribute('data-result'), { timeout: 30_000 }).toBe('pass');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page)).toEqual([]);
     await shot(page, `workbench-restored-${scheme}`);
   }
 });

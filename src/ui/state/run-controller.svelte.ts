@@ -134,8 +134,15 @@ export class RunController extends RunPuller {
     this.onScenarioEdited?.();
   }
 
-  /** devkit: the user-scope settings of an imported `~/.claude/` (kept for this tab, until another import). */
+  /**
+   * devkit: the user-scope settings of an imported `~/.claude/`, for every run until cleared
+   * (saved in this browser by `ui/workbench/user-scope.svelte.ts`).
+   */
   userSettings = $state.raw<Settings | null>(null);
+  /** Whether what the user scope can do (hooks, allow rules, modes) applies; its deny and ask rules always do. */
+  userSettingsTrusted = $state(false);
+  /** Told when the trust dialog says yes (the user scope an import brought is trusted with it). */
+  onScenarioTrusted: ((scenarioId: string) => Promise<void>) | null = null;
   /** The permission context the latest run was prepared with (what-if starts from it); cleared by Reset. */
   private runPermissions: PermissionContext | null = null;
 
@@ -190,6 +197,7 @@ export class RunController extends RunPuller {
   /** The user answered the trust dialog. Trusting after a run has started starts afresh, so no run mixes both. */
   async answerTrust(trust: boolean): Promise<void> {
     await this.trust.answer(trust);
+    if (trust) await this.onScenarioTrusted?.(this.scenario.id);
     if (trust && (this.events.length > 0 || this.busy)) await this.reset(undefined, { keepTrust: true });
   }
 
@@ -285,8 +293,6 @@ export class RunController extends RunPuller {
     this.runPermissions = null;
     this.steering.clear();
     if (scenario) this.document = opts.document ?? scenario;
-    // devkit: another scenario brings no imported user scope (an import sets it again after this).
-    if (scenario && scenario.id !== this.scenario.id) this.userSettings = null;
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
@@ -437,8 +443,9 @@ export class RunController extends RunPuller {
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
       skillFiles: bundledSkillFiles,
-      // devkit: an imported ~/.claude/settings.json is the user scope (trust applies as to the rest).
-      ...(this.userSettings ? { settingsScopes: [{ source: 'user', settings: this.userSettings }] } : {}),
+      // devkit: an imported ~/.claude/settings.json is the user scope: what can act in it only once
+      // trusted itself, and (as for the rest) only in a trusted run.
+      ...(this.userSettings ? { settingsScopes: [{ source: 'user', settings: applyTrust(this.userSettings, this.userSettingsTrusted) }] } : {}),
       steering: this.steering.queue,
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
