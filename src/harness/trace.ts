@@ -6,6 +6,7 @@
  * The union is open by design: later layers (permissions, hooks, context, agents, session) add
  * their own groups here.
  */
+import type { ToolImage } from './tools/tool.ts';
 import type { Message, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
@@ -219,6 +220,8 @@ type EventBody =
       content: string;
       isError: boolean;
       ms: number;
+      /** Images the result carries to the model after its text (an MCP tool's image content). */
+      images?: ToolImage[];
     }
   // permissions (see src/harness/permissions/README.md)
   | {

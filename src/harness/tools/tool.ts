@@ -47,7 +47,11 @@ export type ToolContext = {
 };
 
 /** What a tool call produced. Failures are results with `isError`, never exceptions. */
-export type ToolOutcome = { content: string; isError?: boolean };
+/** An image a tool returns (an MCP server's `image` content): it reaches the model as an image block. */
+export type ToolImage = { mediaType: string; data: string };
+
+/** `images`: sent after the text, as `image` blocks inside the `tool_result` (base64 source). */
+export type ToolOutcome = { content: string; isError?: boolean; images?: ToolImage[] };
 
 export type ValidationResult = { ok: true } | { ok: false; message: string };
 
