@@ -2,13 +2,14 @@
  * The workbench is saved with the session: a tool defined in the editor and a golden case kept
  * from the run are back after a reload (not the library's version of the scenario), and the case
  * still runs and passes. A link's tools come back as the link's: after a reload the trust question
- * is asked again and, until answered, they are not offered.
+ * is asked again and, until answered, they are not offered. A file edited in the Files panel is
+ * back after a reload too (the session's snapshot of the user's change).
  */
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import { expect, test } from './browser.ts';
-import { openApp, selectScenario, waitForStatus } from './app.ts';
+import { fileEntry, fileViewerText, openApp, rowTypes, selectScenario, stepOnce, typeAtTopOfFile, waitForStatus } from './app.ts';
 import { linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 import { seriousViolations } from './axe.ts';
 
@@ -111,4 +112,20 @@ test('a link\'s tools restored from a session stay untrusted: the question is as
   await page.getByTestId('tab-tools').click();
   await page.getByTestId('tools-untrusted').waitFor();
   expect(await page.getByTestId('tool-item').allTextContents()).toEqual(['shout']);
+});
+
+test('a file edited in the Files panel is back after a reload', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'fix-a-bug');
+  await stepOnce(page);
+  const calc = fileEntry(page, '/home/project/calc.sh');
+  await calc.click();
+  await expect.poll(() => fileViewerText(page), { timeout: 30_000 }).toContain('total=');
+  await typeAtTopOfFile(page, '# kept across the reload\n');
+  await page.keyboard.press('ControlOrMeta+s');
+  await expect.poll(async () => (await rowTypes(page)).at(-1)).toBe('sandbox.changed');
+  await page.reload();
+  await page.getByTestId('session-notice').waitFor();
+  await fileEntry(page, '/home/project/calc.sh').click();
+  await expect.poll(() => fileViewerText(page), { timeout: 30_000 }).toContain('# kept across the reload');
 });
