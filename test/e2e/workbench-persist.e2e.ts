@@ -12,16 +12,12 @@ import { expect, test } from './browser.ts';
 import { fileEntry, fileViewerText, openApp, rowTypes, selectScenario, stepOnce, typeAtTopOfFile, waitForStatus } from './app.ts';
 import { linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 import { seriousViolations } from './axe.ts';
+import { replaceTodoCount } from './tools-editor.ts';
 
 const SOURCE = "const names = (await files.list(input.dir)).map((e) => e.name);\nreturn `defined in the editor: ${names.join(', ')}`;";
 
 async function defineTool(page: Page): Promise<void> {
-  await page.getByTestId('tool-item').filter({ hasText: 'todo_count' }).click();
-  await page.getByTestId('btn-delete-tool').click();
-  await expect.poll(() => page.getByTestId('tools-empty').count()).toBe(1);
-  await page.getByTestId('btn-new-tool').click();
-  await page.getByTestId('tool-name').fill('todo_count');
-  await page.getByTestId('tool-description').fill('Counts TODOs in a directory.');
+  await replaceTodoCount(page, 'Counts TODOs in a directory.');
   await page.getByTestId('tool-schema').fill('{"type": "object", "properties": {"dir": {"type": "string"}}, "required": ["dir"]}');
   await page.getByTestId('tool-readonly').check();
   await page.getByTestId('tool-source').fill(SOURCE);
