@@ -57,3 +57,8 @@ export type MemorySource = 'extracted' | 'explicit' | 'project_file';
 export type MemoryOrigin =
   | { kind: 'user'; sessionId?: string }
   | { kind: 'document'; scenarioId: string; hash: string; title?: string; sessionId?: string };
+
+// ─── Tools ──────────────────────────────────────────────────────────────────────────────────
+
+/** An image a tool returns (an MCP server's `image` content): it reaches the model as an image block. */
+export type ToolImage = { mediaType: string; data: string };

@@ -6,7 +6,7 @@
  * The union is open by design: later layers (permissions, hooks, context, agents, session) add
  * their own groups here.
  */
-import type { ToolImage } from './tools/tool.ts';
+import type { ToolImage } from './leaf-types.ts';
 import type { Message, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { MemoryOrigin, MemorySource, ModelError, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
