@@ -75,3 +75,8 @@ export type ReplayDivergence = {
   expected: { content: string; isError: boolean };
   actual: { content: string; isError: boolean };
 };
+
+// ─── Tools ──────────────────────────────────────────────────────────────────────────────────
+
+/** An image a tool returns (an MCP server's `image` content): it reaches the model as an image block. */
+export type ToolImage = { mediaType: string; data: string };

@@ -17,10 +17,13 @@ export type ToolUseBlock = {
   cache_control?: CacheControl;
 };
 
+/** An image, base64-encoded: the Messages API's `image` block (inside a `tool_result` here). */
+export type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string }; cache_control?: CacheControl };
+
 export type ToolResultBlock = {
   type: 'tool_result';
   tool_use_id: string;
-  content: string | TextBlock[];
+  content: string | (TextBlock | ImageBlock)[];
   is_error?: boolean;
   cache_control?: CacheControl;
 };
@@ -114,6 +117,11 @@ export function blocksOf(message: Message): ContentBlock[] {
 
 export function toolUsesOf(message: Message): ToolUseBlock[] {
   return blocksOf(message).filter((b): b is ToolUseBlock => b.type === 'tool_use');
+}
+
+/** The text of a tool result, whichever shape its content has (its images are not text). */
+export function toolResultText(block: ToolResultBlock): string {
+  return typeof block.content === 'string' ? block.content : block.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
 }
 
 export function textOf(message: Message): string {

@@ -6,6 +6,7 @@
  * The union is open by design: later layers (permissions, hooks, context, agents, session) add
  * their own groups here.
  */
+import type { ToolImage } from './leaf-types.ts';
 import type { Message, ModelRequest, StopDetails, StopReason, Usage } from './messages.ts';
 import type { MemoryOrigin, MemorySource, ModelError, ReplayDivergence, SandboxKind } from './leaf-types.ts';
 import type { HookEventName } from './hooks/config.ts';
@@ -63,6 +64,18 @@ type EventBody =
       maxTurns: number;
     }
   | { type: 'turn.start' }
+  | {
+      /**
+       * The tool pool changed while the run worked (a custom tool saved, edited or deleted): the
+       * next request carries `visible`. `hidden`: added tools a bare deny keeps from the model.
+       */
+      type: 'tools.changed';
+      added: string[];
+      removed: string[];
+      changed: string[];
+      hidden?: { name: string; rule: string }[];
+      visible: string[];
+    }
   | {
       /** Tools removed from the model's view by a bare deny rule; emitted once per run when any are. */
       type: 'permission.prefilter';
@@ -215,6 +228,8 @@ type EventBody =
       content: string;
       isError: boolean;
       ms: number;
+      /** Images the result carries to the model after its text (an MCP tool's image content). */
+      images?: ToolImage[];
     }
   // permissions (see src/harness/permissions/README.md)
   | {

@@ -15,7 +15,9 @@ import type { LoopHooks } from '../harness/loop/hook-site.ts';
 import type { SessionGrants } from '../harness/permissions/session-grants.ts';
 import type { PermissionMode } from '../harness/permissions/types.ts';
 import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
-import { withCustomTools } from './prepare-custom-tools.ts';
+import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
+import type { CustomToolDefinition } from '../harness/tools/custom/definition.ts';
+import { TODO_TOOL_NAME } from '../harness/agents/todos/index.ts';
 import { prepareMemory } from '../harness/memory/prepare.ts';
 import { withUserContent } from '../harness/loop/history.ts';
 import { mergeSettings, permissionContextOf, resolveMode, type ScopedSettings } from '../harness/settings/merge.ts';
@@ -126,6 +128,12 @@ export type PrepareOptions = {
   modelAliases?: ModelAliasOverrides;
   /** MCP servers: the session's registry, or a connector for this run's `.mcp.json` (see prepare-mcp.ts). */
   mcp?: PrepareMcpOptions;
+  /**
+   * The custom tools as they are *now* (the page's Tools tab edits them while a run works): read
+   * before every request, so a tool saved mid-run joins the next request (`tools.changed`), and a
+   * subagent started later gets them too. Absent: the scenario's, fixed for the run.
+   */
+  liveCustomTools?: () => readonly CustomToolDefinition[] | undefined;
 };
 
 /** `modeNotes`: why a mode the settings or the caller asked for is not the one in force (empty when it is). */
@@ -210,10 +218,11 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
   // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
   const live = opts.model;
+  const custom = liveCustomTools(opts.liveCustomTools ?? (() => scenario.settings.customTools), opts.trusted ?? false, opts.toolRunner);
   const { tools, team } = await agentToolPool({
     sandbox,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
-    base: () => withCustomTools([...agents.tools(builtinTools()), ...mcpRun.tools], scenario, opts.trusted ?? false, opts.toolRunner),
+    base: () => withCustomTools([...agents.tools(builtinTools()), ...mcpRun.tools], custom),
     runtime: {
       modelFor: live ? () => live : scriptedAgentModels(scenario.model.kind === 'scripted' ? (scenario.model.agents ?? {}) : {}, scriptedOpts),
       modelId,
@@ -253,6 +262,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         : [...history, { role: 'user', content: opts.prompt ?? scenario.prompt }],
     system: opts.documentContext === 'drop' ? DEFAULT_SYSTEM_PROMPT : (scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT),
     tools,
+    ...(opts.liveCustomTools ? { toolPool: livePool(tools, custom, TODO_TOOL_NAME) } : {}),
     model: modelId,
     maxTokens: scenario.settings.maxTokens,
     maxTurns: scenario.settings.maxTurns,

@@ -112,6 +112,19 @@ export async function openSettings(page: Page): Promise<void> {
 }
 
 /** Visible text of the file viewer: Monaco's rendered lines, or the plain <pre> while it loads. */
+/** A file or folder row of the Files panel's tree, by absolute path. */
+export function fileEntry(page: Page, path: string): Locator {
+  return page.getByTestId('file-tree').locator(`[data-testid="file-entry"][data-path="${path}"]`);
+}
+
+/** Types `text` at the top of the file open in the editor (Monaco). */
+export async function typeAtTopOfFile(page: Page, text: string): Promise<void> {
+  await page.getByTestId('file-viewer').locator('.monaco-editor').waitFor();
+  await page.getByTestId('file-viewer').locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.type(text);
+}
+
 export async function fileViewerText(page: Page): Promise<string> {
   const viewer = page.getByTestId('file-viewer');
   const text = await viewer.evaluate((el) => {

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
 import { openApp, selectScenario, waitForStatus } from './app.ts';
 import { toolCalls } from './safety-fixtures.ts';
+import { replaceTodoCount } from './tools-editor.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -33,12 +34,7 @@ async function openTools(page: Page, scenario: string): Promise<void> {
 test('a tool defined in the editor is offered to the model, called, and its result shows', async ({ page }) => {
   await openTools(page, 'custom-tool');
   // Replace the lesson's todo_count with one written here.
-  await page.getByTestId('tool-item').filter({ hasText: 'todo_count' }).click();
-  await page.getByTestId('btn-delete-tool').click();
-  await expect.poll(() => page.getByTestId('tools-empty').count()).toBe(1);
-  await page.getByTestId('btn-new-tool').click();
-  await page.getByTestId('tool-name').fill('todo_count');
-  await page.getByTestId('tool-description').fill('Counts TODOs in a directory.');
+  await replaceTodoCount(page, 'Counts TODOs in a directory.');
   // A misspelt type: the error names the field, and Save stays off.
   await page.getByTestId('tool-schema').fill('{"type": "object", "properties": {"dir": {"type": "strng"}}, "required": ["dir"]}');
   await expect.poll(() => page.getByTestId('tool-error').allTextContents()).toContainEqual(expect.stringContaining('inputSchema.properties.dir.type'));

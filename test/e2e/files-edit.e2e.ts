@@ -5,9 +5,9 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { fileViewerText, openApp, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { fileEntry, fileViewerText, openApp, rowTypes, selectScenario, stepOnce, typeAtTopOfFile, waitForStatus } from './app.ts';
 
-const entry = (page: Page, path: string) => page.getByTestId('file-tree').locator(`[data-testid="file-entry"][data-path="${path}"]`);
+const entry = fileEntry;
 const ROOT = '/home/project';
 
 /** fix-a-bug, stepped once: run.start has seeded the files and the run is paused. */
@@ -18,13 +18,7 @@ async function startedFixABug(page: Page): Promise<void> {
   await entry(page, `${ROOT}/calc.sh`).waitFor();
 }
 
-async function typeAtTop(page: Page, text: string): Promise<void> {
-  const editor = page.getByTestId('file-viewer').locator('.monaco-editor');
-  await editor.waitFor();
-  await page.getByTestId('file-viewer').locator('.view-lines').click();
-  await page.keyboard.press('ControlOrMeta+Home');
-  await page.keyboard.type(text);
-}
+const typeAtTop = typeAtTopOfFile;
 
 test('an edit saved with Ctrl-S is marked dirty first, logged as the user’s, and read by the agent on its next call', async ({ page }) => {
   await startedFixABug(page);

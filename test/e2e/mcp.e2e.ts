@@ -4,14 +4,14 @@
  * and the call and its raw JSON-RPC show in the panel; an in-page server written in the panel runs
  * in the user-code sandbox and lists its tools; a server that is down says so. axe-clean in both themes.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { allowConsoleErrors, expect, test } from './browser.ts';
 import { openApp, runToEnd, waitForStatus } from './app.ts';
-import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
+import { PICTURE_PNG, startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { freePort } from './servers.ts';
+import { seriousViolations } from './axe.ts';
+import { runAnswering } from './safety-fixtures.ts';
 
 let fixture: McpFixture;
 beforeAll(async () => {
@@ -21,17 +21,6 @@ afterAll(async () => {
   await fixture.close();
 });
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Element, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document.querySelector('[data-testid="mcp-panel"]')!, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 const scenario = {
   version: 0,
@@ -91,9 +80,47 @@ test('the loopback server added by URL: the model calls its tool, the call and i
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    expect(await seriousViolations(page), scheme).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="mcp-panel"]'), scheme).toEqual([]);
     await page.getByTestId('mcp-panel').locator('section').first().screenshot({ path: `/tmp/mcp-servers-${scheme}.png` });
     await page.getByTestId('mcp-panel').locator('section').last().screenshot({ path: `/tmp/mcp-calls-${scheme}.png` });
+  }
+});
+
+const pictureScenario = {
+  ...scenario,
+  id: 'mcp-picture',
+  title: 'A picture from the loopback MCP server',
+  prompt: 'Show me the picture.',
+  model: { kind: 'scripted', turns: [{ content: [{ type: 'tool_use', name: 'mcp__lb__picture', input: {} }] }, { content: [{ type: 'text', text: 'A tiny picture.' }] }] },
+};
+
+test('an MCP image reaches the model as an image block and shows in the tool card', async ({ page }) => {
+  allowConsoleErrors(page, /405/);
+  await openApp(page);
+  await page.getByTestId('import-file').setInputFiles({ name: 'picture.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pictureScenario)) });
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('mcp-picture');
+  await addByUrl(page, 'lb', fixture.url);
+  await expect.poll(() => server(page, 'lb').getAttribute('data-status'), { timeout: 30_000 }).toBe('connected');
+  await runAnswering(page, 'btn-allow-once');
+  const card = page.locator('[data-testid="tool-call"][data-tool="mcp__lb__picture"]').first();
+  await expect.poll(() => card.getByTestId('tool-result').textContent()).toContain('sent to the model as an image');
+  const img = card.getByTestId('tool-result-image');
+  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth)).toBe(1);
+  expect(await img.getAttribute('src')).toBe(`data:image/png;base64,${PICTURE_PNG}`);
+  // A second request followed (its body carries the image block: mcp-loopback.test.ts checks it on the wire).
+  const requests = await page.locator('[data-testid="event-row"][data-type="model.request"]').count();
+  expect(requests).toBe(2);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page, '[data-testid="conversation"]'), scheme).toEqual([]);
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await card.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `/work/wt/_shots/persist/mcp-image-${scheme}-${width}.png` });
+    }
   }
 });
 
@@ -122,7 +149,7 @@ test('an in-page server written in the panel runs in the sandbox frame; a server
   await expect.poll(() => server(page, 'down').getAttribute('data-status'), { timeout: 30_000 }).toBe('failed');
   expect(await server(page, 'down').getByTestId('mcp-server-error').textContent()).toMatch(/could not be reached/);
   await page.getByTestId('mcp-panel').locator('section').first().screenshot({ path: '/tmp/mcp-servers-inpage.png' });
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, '[data-testid="mcp-panel"]')).toEqual([]);
 });
 
 test('the lesson: its .mcp.json server runs in the sandbox frame, add is called, clear_memory is hidden by the deny rule', async ({ page }) => {

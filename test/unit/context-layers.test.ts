@@ -20,7 +20,7 @@ async function run(messages: Message[], settings: ContextSettingsInput, extra: P
 function results(messages: Message[]): ToolResultBlock[] {
   return messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((b): b is ToolResultBlock => b.type === 'tool_result')));
 }
-const text = (b: ToolResultBlock) => (typeof b.content === 'string' ? b.content : b.content.map((x) => x.text).join(''));
+const text = (b: ToolResultBlock) => (typeof b.content === 'string' ? b.content : b.content.map((x) => (x.type === 'text' ? x.text : '')).join(''));
 const isRef = (b: ToolResultBlock) => text(b).startsWith('[tool result stored as ref ');
 
 describe('budget reduction', () => {

@@ -5,11 +5,18 @@
  * tools through the loop, with rules and a PreToolUse hook applied as for built-ins.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcp, settings as harnessSettings, WORKDIR, type TraceEvent } from '../../src/harness/index.ts';
+import { context, mcp, settings as harnessSettings, WORKDIR, type Message, type ToolResultBlock, type TraceEvent } from '../../src/harness/index.ts';
+import { createAnthropicClient } from '../../src/model/anthropic/client.ts';
+import { startFakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import { createNodeMcpConnector } from '../../src/mcp/node.ts';
-import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
+import { PICTURE_PNG, startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { drain, ofType, setup } from './loop-helpers.ts';
-import { freePortForTest } from './mcp-fixture-helpers.ts';
+import { freePort } from '../fixtures/free-port.ts';
+
+/** The tool_result of the picture call in a request's messages. */
+function pictureResult(messages: readonly Message[]): ToolResultBlock | undefined {
+  return messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).find((b): b is ToolResultBlock => b.type === 'tool_result' && Array.isArray(b.content) && b.content.some((c) => c.type === 'image'));
+}
 
 let fixture: McpFixture;
 beforeAll(async () => {
@@ -75,9 +82,41 @@ describe('the loopback server over Streamable HTTP', () => {
     expect(calls[0]!.exchange.request).toMatchObject({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
     expect(calls[0]!.exchange.response).toMatchObject({ jsonrpc: '2.0', result: { content: [{ type: 'text', text: 'echo: hi' }] } });
     const results = ofType(events, 'tool.result');
-    expect(results.map((r) => r.content)).toEqual(['echo: hi', expect.stringMatching(/^here it is\n\[image image\/png, \d+ bytes/), 'the disk is full']);
+    expect(results.map((r) => r.content)).toEqual(['echo: hi', expect.stringMatching(/^here it is\n\[image image\/png, \d+ bytes — sent to the model as an image/), 'the disk is full']);
     expect(results[2]!.isError).toBe(true);
+    // The picture reaches the model as a real image block inside its tool_result (base64 source).
+    expect(results[1]!.images).toEqual([{ mediaType: 'image/png', data: PICTURE_PNG }]);
+    expect(pictureResult(ofType(events, 'model.request').at(-1)!.request.messages)).toEqual({
+      type: 'tool_result',
+      tool_use_id: results[1]!.toolUseId,
+      content: [
+        { type: 'text', text: results[1]!.content },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PICTURE_PNG } },
+      ],
+    });
     await registry.closeAll();
+  });
+
+  it('on the wire: the SDK request after an MCP image carries the image block, and the context counts it', async () => {
+    const server = await startFakeAnthropicServer();
+    try {
+      server.setTurns([{ content: [{ type: 'tool_use', name: 'mcp__lb__picture', input: {} }] }, { content: [{ type: 'text', text: 'a tiny picture' }] }]);
+      const registry = registryWith({ name: 'lb', transport: 'http', url: fixture.url, scope: 'user' });
+      await registry.connectAll();
+      const s = await setup([{ content: [] }]);
+      s.deps.model = createAnthropicClient({ apiKey: 'sk-test', baseURL: server.url });
+      s.input.tools = [...s.input.tools, ...registry.tools()];
+      const { events, result } = await drain(s.input, s.deps);
+      expect(result.reason).toBe('completed');
+      const bodies = server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages').map((r) => r.body as { messages: Message[] });
+      expect(pictureResult(bodies[1]!.messages)?.content).toContainEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PICTURE_PNG } });
+      // The estimate counts the image (its cap), not its base64 characters.
+      const [first, second] = ofType(events, 'context.assembled');
+      expect(second!.parts.messages - first!.parts.messages).toBeGreaterThanOrEqual(context.IMAGE_TOKENS_ESTIMATE);
+      await registry.closeAll();
+    } finally {
+      await server.close();
+    }
   });
 
   it('a call that takes longer than the server timeout is an error result; the run goes on', async () => {
@@ -96,7 +135,7 @@ describe('the loopback server over Streamable HTTP', () => {
 
 describe('servers that cannot be used', () => {
   it('a server that is down fails to connect with a clear message; it has no tools', async () => {
-    const port = await freePortForTest();
+    const port = await freePort();
     const registry = registryWith({ name: 'down', transport: 'http', url: `http://127.0.0.1:${port}/mcp`, scope: 'user' });
     await registry.connectAll();
     const state = registry.get('down')!;

@@ -9,10 +9,22 @@ describe('mcpResultToOutcome', () => {
   it('joins text blocks in order', () => {
     expect(mcp.mcpResultToOutcome({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, 's')).toEqual({ content: 'a\nb' });
   });
-  it('names an image by type and size (tool results carry text only)', () => {
-    const r = mcp.mcpResultToOutcome({ content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] }, 's');
-    expect(r.content).toMatch(/\[image image\/png, 3 bytes/);
+  it('passes an image the model can read through as an image, with a line in the text saying so', () => {
+    const r = mcp.mcpResultToOutcome({ content: [{ type: 'text', text: 'look' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] }, 's');
+    expect(r.content).toMatch(/^look\n\[image image\/png, 3 bytes — sent to the model as an image\]$/);
+    expect(r.images).toEqual([{ mediaType: 'image/png', data: 'AAAA' }]);
     expect(r.isError).toBeUndefined();
+  });
+  it('names an image the model cannot read (type, size, not base64) and sends no image', () => {
+    for (const [data, mimeType, why] of [
+      ['AAAA', 'image/svg+xml', /reads only image\/png/],
+      ['A'.repeat(8 * 1024 * 1024), 'image/png', /over the 5 MB/],
+      ['not base64!', 'image/png', /not base64/],
+    ] as const) {
+      const r = mcp.mcpResultToOutcome({ content: [{ type: 'image', data, mimeType }] }, 's');
+      expect(r.content).toMatch(why);
+      expect(r.images).toBeUndefined();
+    }
   });
   it('embeds a text resource, names a binary one and a resource link', () => {
     const r = mcp.mcpResultToOutcome(

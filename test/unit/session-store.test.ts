@@ -7,7 +7,7 @@ import type { SessionLogEvent } from '../../src/harness/session/types.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { IdbSessionStore, storeErrorOf } from '../../src/storage/idb/session-store.ts';
-import { COURSE_PROGRESS, DB_VERSION, MEMORIES, SESSION_EVENTS, SESSIONS } from '../../src/storage/idb/db.ts';
+import { COURSE_PROGRESS, DB_VERSION, MEMORIES, SESSION_EVENTS, SESSIONS, USER_SCOPE } from '../../src/storage/idb/db.ts';
 
 let dbCounter = 0;
 const opened: IdbSessionStore[] = [];
@@ -186,7 +186,7 @@ describe('IndexedDB session store specifics', () => {
     expect(value(await b.load(id))).toHaveLength(2);
     const raw = await openDB(name);
     expect(raw.version).toBe(DB_VERSION);
-    expect([...raw.objectStoreNames].sort()).toEqual([MEMORIES, SESSION_EVENTS, SESSIONS, COURSE_PROGRESS].sort());
+    expect([...raw.objectStoreNames].sort()).toEqual([MEMORIES, SESSION_EVENTS, SESSIONS, COURSE_PROGRESS, USER_SCOPE].sort());
     raw.close();
   });
 

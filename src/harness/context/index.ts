@@ -14,7 +14,7 @@ export { simulateCacheUsage, emptyCacheSim } from './cache-sim.ts';
 export type { CacheSimState, CacheSimOptions } from './cache-sim.ts';
 export { commonPrefixTokens, linearize } from './prefix.ts';
 export type { PrefixRequest } from './prefix.ts';
-export { compareEstimate, actualInputTokens, requestTokens, messageTokens, estimateTextTokens, CHARS_PER_TOKEN, ESTIMATOR_NAME } from './tokens.ts';
+export { compareEstimate, actualInputTokens, requestTokens, messageTokens, estimateTextTokens, CHARS_PER_TOKEN, ESTIMATOR_NAME, IMAGE_TOKENS_ESTIMATE } from './tokens.ts';
 export type { EstimateComparison, PartTokens } from './tokens.ts';
 export { buildCompactRequest, compactInstructions, renderTranscript, COMPACT_SECTIONS, COMPACT_SYSTEM } from './compact-prompt.ts';
 export { modelSummarizer, deterministicSummarizer } from './summarizer.ts';

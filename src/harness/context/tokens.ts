@@ -10,22 +10,29 @@
  * Estimates are memoised per block object: history blocks are never mutated (layers copy what
  * they change), so a block's count is computed once however many calls it travels in.
  */
-import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolSchema } from '../messages.ts';
+import { toolResultText, type ContentBlock, type Message, type TextBlock, type ToolResultBlock, type ToolSchema } from '../messages.ts';
 
 export const CHARS_PER_TOKEN = 4;
 /** Framing per content block (type tags, ids). */
 export const BLOCK_OVERHEAD_TOKENS = 3;
 /** Framing per message (role, separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
-export const ESTIMATOR_NAME = 'chars/4 + framing';
+/**
+ * An image in a tool result: the API counts about width × height / 750 tokens, at most ~1,600 for
+ * an image it does not scale down. The estimate does not decode the image, so it takes the cap.
+ */
+export const IMAGE_TOKENS_ESTIMATE = 1600;
+export const ESTIMATOR_NAME = 'chars/4 + framing (+1600 per image)';
 
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-/** The text of a tool result, whichever shape its content has. */
-export function toolResultText(block: ToolResultBlock): string {
-  return typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
+export { toolResultText } from '../messages.ts';
+
+/** How many images a tool result carries. */
+export function toolResultImages(block: ToolResultBlock): number {
+  return typeof block.content === 'string' ? 0 : block.content.filter((b) => b.type === 'image').length;
 }
 
 /** The characters of a block the model reads (what the estimate counts). */
@@ -49,7 +56,8 @@ const blockMemo = new WeakMap<object, number>();
 export function blockTokens(block: ContentBlock): number {
   const hit = blockMemo.get(block);
   if (hit !== undefined) return hit;
-  const n = estimateTextTokens(blockText(block)) + BLOCK_OVERHEAD_TOKENS;
+  const images = block.type === 'tool_result' ? toolResultImages(block) : 0;
+  const n = estimateTextTokens(blockText(block)) + BLOCK_OVERHEAD_TOKENS + images * (IMAGE_TOKENS_ESTIMATE + BLOCK_OVERHEAD_TOKENS);
   blockMemo.set(block, n);
   return n;
 }

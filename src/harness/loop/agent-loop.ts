@@ -14,11 +14,9 @@ import { emptyContextState } from '../context/state.ts';
 import type { Message, ModelRequest, TextBlock, ToolResultBlock, ToolUseBlock } from '../messages.ts';
 import { addUsage, emptyUsage, textOf } from '../messages.ts';
 import { rememberExchange } from '../memory/remember.ts';
-import { prefilterTools } from '../permissions/prefilter.ts';
 import type { PermissionContext } from '../permissions/types.ts';
 import type { ModelError } from '../ports.ts';
 import { FileState } from '../tools/file-state.ts';
-import { toolSchemaOf } from '../tools/tool.ts';
 import type { TraceEvent, TransitionReason } from '../trace.ts';
 import { callModel } from './call-model.ts';
 import { createContextSite } from './context-site.ts';
@@ -28,6 +26,7 @@ import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refu
 import { promptSite } from './prompt-site.ts';
 import { planRetry } from './retry-policy.ts';
 import { runTools } from './run-tools.ts';
+import { createToolPoolSite } from './tool-pool.ts';
 import { createAgentsSite } from '../agents/site.ts';
 import { SessionGrants } from '../permissions/session-grants.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState, type RunResult } from './types.ts';
@@ -45,13 +44,17 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
 
   // Originals of tool results the context layers replaced by references stay readable.
   const initialContext = input.contextState ?? emptyContextState();
-  const tools = [...input.tools, readToolResultTool(storedResultsOf(() => context.latest()))];
-  // A bare deny removes the tool from the model's view: it cannot even try it.
-  const { visible: visibleTools, hidden: hiddenTools } = prefilterTools(tools, permissions.rules);
-  const toolSchemas = visibleTools.map(toolSchemaOf);
-  const toolCaps = Object.fromEntries(visibleTools.map((t) => [t.name, t.maxResultChars]));
-  const hasTodoTool = visibleTools.some((t) => t.name === TODO_TOOL_NAME);
-  const context = createContextSite({ input, deps, emit, hooks, toolSchemas, toolCaps, initial: initialContext });
+  // The pool: a bare deny removes a tool from the model's view (it cannot even try it); a live
+  // pool (`input.toolPool`) is re-read before each request (tool-pool.ts).
+  const toolPool = createToolPoolSite({
+    initial: input.tools,
+    live: input.toolPool,
+    always: [readToolResultTool(storedResultsOf(() => context.latest()))],
+    rules: permissions.rules,
+  });
+  const { hidden: hiddenTools } = toolPool.view();
+  const hasTodoTool = toolPool.view().visible.some((t) => t.name === TODO_TOOL_NAME);
+  const context = createContextSite({ input, deps, emit, hooks, tools: () => toolPool.view(), initial: initialContext });
   // Skills, background jobs and steering: one site, see agents/site.ts.
   const agents = createAgentsSite({ sandbox: deps.sandbox, clock: deps.clock, signal, emit, ...(input.steering ? { steering: input.steering } : {}), ...(input.skills ? { skills: input.skills } : {}) });
   const sessionGrants = deps.sessionGrants ?? new SessionGrants();
@@ -91,7 +94,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       maxTurns: input.maxTurns,
     });
     if (hiddenTools.length > 0) {
-      yield emit.stamp({ type: 'permission.prefilter', hidden: hiddenTools, visible: visibleTools.map((t) => t.name) });
+      yield emit.stamp({ type: 'permission.prefilter', hidden: hiddenTools, visible: toolPool.view().visible.map((t) => t.name) });
     }
     if (input.settingsRead) yield emit.stamp(input.settingsRead);
     if (input.memoryInjected) yield emit.stamp(input.memoryInjected);
@@ -121,6 +124,9 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       const attempt = isRetry ? state.modelRetries + 1 : 1;
       emit.turn = turn;
       if (!isRetry) yield emit.stamp({ type: 'turn.start' });
+      // The tool pool site: a tool saved while the run worked joins this request.
+      const poolChange = isRetry ? null : toolPool.refresh();
+      if (poolChange) yield emit.stamp(poolChange);
 
       // The context site: the five layers run on the stored history; the model sees their projection.
       const prep = yield* agents.reattach(messages, yield* context.assemble(messages, state.context, false));
@@ -278,7 +284,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       if (toolUses.length > 0) {
         const ran = yield* emit.pass(
           runTools(toolUses, {
-            tools: visibleTools,
+            tools: toolPool.view().visible,
             context: { sandbox: deps.sandbox, cwd, signal, files, clock: deps.clock, ids: deps.ids, agentId: emit.agentId, background: agents.background, grants: sessionGrants },
             malformed,
             takeChangedPaths,

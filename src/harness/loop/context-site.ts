@@ -27,8 +27,8 @@ export function createContextSite(opts: {
   deps: LoopDeps;
   emit: RunEmitter;
   hooks: HookSiteEnv;
-  toolSchemas: ToolSchema[];
-  toolCaps: Record<string, number>;
+  /** The tools of the next request (re-read each time: the pool can change mid-run, see tool-pool.ts). */
+  tools: () => { schemas: ToolSchema[]; caps: Record<string, number> };
   initial: ContextState;
 }): ContextSite {
   const { input, deps, emit, hooks } = opts;
@@ -47,10 +47,10 @@ export function createContextSite(opts: {
     const args: PrepareContextArgs = {
       messages,
       system: input.system,
-      tools: opts.toolSchemas,
+      tools: opts.tools().schemas,
       model: input.model,
       state,
-      toolCaps: opts.toolCaps,
+      toolCaps: opts.tools().caps,
       summarize,
       signal,
       now: deps.clock.now(),

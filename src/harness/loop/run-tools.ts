@@ -5,13 +5,13 @@
  * has several. Events stream out as they happen; results go back in the order of the calls.
  */
 import type { HookOutcome } from '../hooks/index.ts';
-import type { TextBlock, ToolResultBlock, ToolUseBlock } from '../messages.ts';
+import type { ImageBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../messages.ts';
 import { permissionPipeline, type PipelineEnv, type PromptAnswer, type PromptRequest } from '../permissions/pipeline.ts';
 import { searchExclusions } from '../permissions/read-scope.ts';
 import type { SessionGrants } from '../permissions/session-grants.ts';
 import type { PermissionContext } from '../permissions/types.ts';
 import { executeToolCall, validateToolCall, type ValidatedCall } from '../tools/run-tool.ts';
-import type { AnyTool, ToolContext } from '../tools/tool.ts';
+import type { AnyTool, ToolContext, ToolImage } from '../tools/tool.ts';
 import type { TraceEvent, TraceEventBody } from '../trace.ts';
 import { AsyncQueue } from './async-queue.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
@@ -252,8 +252,11 @@ async function runOne(
     content = `${INTERRUPTED_RESULT}${content ? `\n${content}` : ''}`;
     isError = true;
   }
-  queue.push(toolResultEvent(block, content, isError, opts.context.clock.now() - started));
-  const result: ToolResultBlock = isError ? errorResult(block.id, content) : { type: 'tool_result', tool_use_id: block.id, content };
+  const images = opts.context.signal.aborted ? [] : (outcome.images ?? []);
+  queue.push(toolResultEvent(block, content, isError, opts.context.clock.now() - started, images));
+  // Images go after the text, as image blocks of the same tool_result (the Messages API allows both).
+  const body: ToolResultBlock['content'] = images.length ? [{ type: 'text', text: content }, ...images.map(imageBlock)] : content;
+  const result: ToolResultBlock = isError ? errorResult(block.id, body) : { type: 'tool_result', tool_use_id: block.id, content: body };
   if (opts.context.signal.aborted) return { result, post: null };
   const post = await drainInto(
     fireHook(
@@ -267,10 +270,12 @@ async function runOne(
   return { result, post };
 }
 
-function toolResultEvent(block: ToolUseBlock, content: string, isError: boolean, ms: number): TraceEventBody {
-  return { type: 'tool.result', toolUseId: block.id, name: block.name, content, isError, ms };
+function toolResultEvent(block: ToolUseBlock, content: string, isError: boolean, ms: number, images: readonly ToolImage[] = []): TraceEventBody {
+  return { type: 'tool.result', toolUseId: block.id, name: block.name, content, isError, ms, ...(images.length ? { images: [...images] } : {}) };
 }
 
-function errorResult(toolUseId: string, content: string): ToolResultBlock {
+const imageBlock = (i: ToolImage): ImageBlock => ({ type: 'image', source: { type: 'base64', media_type: i.mediaType, data: i.data } });
+
+function errorResult(toolUseId: string, content: ToolResultBlock['content']): ToolResultBlock {
   return { type: 'tool_result', tool_use_id: toolUseId, content, is_error: true };
 }

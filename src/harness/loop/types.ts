@@ -25,6 +25,12 @@ export type LoopInput = {
   messages: Message[];
   system: string;
   tools: AnyTool[];
+  /**
+   * The live pool, when tools can change while the run works (the page's custom tools): read
+   * before every request; a change is a `tools.changed` event and the next request carries it.
+   * Absent: `tools` for the whole run. Return the same tool objects while nothing changed.
+   */
+  toolPool?: () => readonly AnyTool[];
   /** Model id sent in each request. */
   model: string;
   maxTokens: number;

@@ -41,7 +41,7 @@ export function mcpTool(spec: McpServerSpec, named: NamedMcpTool, connection: Mc
       const reply = await connection.callTool(info.name, input, { timeoutMs: spec.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, signal: ctx.signal });
       const ms = now() - started;
       const read = reply.ok ? mcpResultToOutcome(reply.result, spec.name) : mcpFailureOutcome(spec.name, fullName, reply.message);
-      const outcome: ToolOutcome = { content: read.content, ...(read.isError ? { isError: true } : {}) };
+      const outcome: ToolOutcome = { content: read.content, ...(read.isError ? { isError: true } : {}), ...(read.images ? { images: read.images } : {}) };
       ctx.report?.({
         type: 'mcp.call',
         server: spec.name,

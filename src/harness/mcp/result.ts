@@ -3,12 +3,19 @@
  * that is not a `CallToolResult` is a clear error naming what was wrong, never a crash.
  *
  * Content blocks become text, in order: `text` as it is; `resource` with its text (or a line
- * naming a binary blob); `resource_link` as a line with its URI; `image` / `audio` as a line with
- * their type and size, since a tool result in this harness carries text only. A result with no
- * content but `structuredContent` shows that JSON. `isError: true` stays an error result.
+ * naming a binary blob); `resource_link` as a line with its URI; `audio` as a line with its type
+ * and size (the Messages API takes no audio). An `image` the API can read (PNG, JPEG, GIF, WebP,
+ * up to 5 MB) goes to the model as a real image block after the text (`ToolOutcome.images`), with
+ * a line in the text saying it is there; any other image is a line naming its type and size. A
+ * result with no content but `structuredContent` shows that JSON. `isError: true` stays an error
+ * result.
  */
 import { z } from 'zod';
-import type { ToolOutcome } from '../tools/tool.ts';
+import type { ToolImage, ToolOutcome } from '../tools/tool.ts';
+
+/** The image types the Messages API accepts, and its size limit per image (decoded). */
+export const MODEL_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const MODEL_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 const text = z.object({ type: z.literal('text'), text: z.string() });
 const image = z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() });
@@ -29,13 +36,25 @@ const callToolResult = z.object({
 /** Bytes a base64 string decodes to (without decoding it). */
 const base64Bytes = (b64: string) => Math.floor((b64.replace(/=+$/, '').length * 3) / 4);
 
+/** An image the model can be shown, or why not. */
+function modelImage(b: z.infer<typeof image>): ToolImage | string {
+  const bytes = base64Bytes(b.data);
+  if (!(MODEL_IMAGE_TYPES as readonly string[]).includes(b.mimeType)) return `[image ${b.mimeType}, ${bytes} bytes — not shown to the model: it reads only ${MODEL_IMAGE_TYPES.join(', ')}]`;
+  if (bytes > MODEL_IMAGE_MAX_BYTES) return `[image ${b.mimeType}, ${bytes} bytes — not shown to the model: over the 5 MB an image may have]`;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b.data)) return `[image ${b.mimeType} — not shown to the model: its data is not base64]`;
+  return { mediaType: b.mimeType, data: b.data };
+}
+
 function blockText(b: z.infer<typeof block>): string {
   switch (b.type) {
     case 'text':
       return b.text;
-    case 'image':
+    case 'image': {
+      const img = modelImage(b);
+      return typeof img === 'string' ? img : `[image ${b.mimeType}, ${base64Bytes(b.data)} bytes — sent to the model as an image]`;
+    }
     case 'audio':
-      return `[${b.type} ${b.mimeType}, ${base64Bytes(b.data)} bytes — not shown to the model: tool results here carry text only]`;
+      return `[audio ${b.mimeType}, ${base64Bytes(b.data)} bytes — not shown to the model: the Messages API takes no audio]`;
     case 'resource':
       if (b.resource.text !== undefined) return b.resource.text;
       return `[resource ${b.resource.uri}${b.resource.mimeType ? ` (${b.resource.mimeType})` : ''}, ${base64Bytes(b.resource.blob ?? '')} bytes of binary data]`;
@@ -54,9 +73,10 @@ export function mcpResultToOutcome(raw: unknown, server: string): ToolOutcome & 
   }
   const r = parsed.data;
   const parts = (r.content ?? []).map(blockText);
+  const images = (r.content ?? []).flatMap((b) => (b.type === 'image' ? [modelImage(b)] : [])).filter((i): i is ToolImage => typeof i !== 'string');
   let content = parts.join('\n');
   if (!content && r.structuredContent) content = JSON.stringify(r.structuredContent);
-  return { content: content || '(no output)', ...(r.isError ? { isError: true } : {}) };
+  return { content: content || '(no output)', ...(r.isError ? { isError: true } : {}), ...(images.length ? { images } : {}) };
 }
 
 /** A failed call (down, timed out, JSON-RPC error) as an error result the model can read. */

@@ -3,7 +3,7 @@
  * lines, and a defensive parser for whatever comes back (code fences, bullets, a JSON array, a
  * stray sentence, "NONE").
  */
-import { blocksOf, type Message, type ModelRequest } from '../messages.ts';
+import { blocksOf, toolResultText, type Message, type ModelRequest } from '../messages.ts';
 import { MAX_MEMORY_CHARS } from './entry.ts';
 
 /** Facts kept from one reply at most. */
@@ -40,7 +40,7 @@ export function renderExchange(messages: readonly Message[]): string {
       if (b.type === 'text') lines.push(`${m.role === 'user' ? 'User' : 'Assistant'}: ${clip(b.text)}`);
       else if (b.type === 'tool_use') lines.push(`Assistant called ${b.name} ${clip(JSON.stringify(b.input))}`);
       else if (b.type === 'tool_result') {
-        const text = typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('\n');
+        const text = toolResultText(b);
         lines.push(`Tool result${b.is_error ? ' (error)' : ''}: ${clip(text)}`);
       }
     }

@@ -93,9 +93,10 @@ const eventSchema = z.union([
   z.looseObject({ type: z.literal('message.appended'), origin: z.string(), message: messageSchema, index: z.number().int().nonnegative(), ...metaShape }),
   z.looseObject({ type: z.literal('history.rewritten'), messages: z.array(messageSchema), layers: z.array(z.string()), messagesBefore: z.number().int(), ...metaShape }),
   z.looseObject({ type: z.literal('session.snapshot'), ts: z.number(), delta: snapshotDeltaSchema }),
+  z.looseObject({ type: z.literal('session.workbench'), ts: z.number(), workbench: z.looseObject({}) }),
   z.looseObject({ type: z.literal('session.run_result'), ts: z.number(), reason: z.string(), turns: z.number().int(), usage: z.looseObject({}), messageCount: z.number().int(), contextState: z.looseObject({}) }),
   z.looseObject({
-    type: z.string().refine((t) => !['message.appended', 'history.rewritten', 'session.snapshot', 'session.run_result'].includes(t), 'malformed event'),
+    type: z.string().refine((t) => !['message.appended', 'history.rewritten', 'session.snapshot', 'session.workbench', 'session.run_result'].includes(t), 'malformed event'),
     ...metaShape,
   }),
 ]);

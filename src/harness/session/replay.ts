@@ -86,7 +86,7 @@ export function replaySession(log: readonly SessionLogEvent[], opts: { agentId?:
       contextStateStale = false;
       return;
     }
-    if (e.type === 'session.snapshot' || (e as TraceEvent).agentId !== agentId) return;
+    if (e.type === 'session.snapshot' || e.type === 'session.workbench' || (e as TraceEvent).agentId !== agentId) return;
     switch (e.type) {
       case 'run.start':
         if (run) finishCutRun(run);

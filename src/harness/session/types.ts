@@ -46,6 +46,17 @@ export type SessionMarker =
       delta: SnapshotDelta;
     }
   | {
+      /**
+       * The workbench the events after it ran with: the page's edited scenario (custom tools,
+       * golden cases, hooks and rules edited in the page, an imported `.claude/`) and where it came
+       * from. Opaque here (the harness knows no scenarios); the page validates it when it restores
+       * it (`src/ui/sessions/workbench-record.ts`). Written when it differs from the last one.
+       */
+      type: 'session.workbench';
+      ts: number;
+      workbench: Record<string, unknown>;
+    }
+  | {
       /** A run finished: what the next run of this conversation must carry over. */
       type: 'session.run_result';
       ts: number;
@@ -62,7 +73,7 @@ export type SessionMarkerType = SessionMarker['type'];
 export type SessionLogEvent = TraceEvent | SessionMarker;
 
 export function isSessionMarker(e: SessionLogEvent): e is SessionMarker {
-  return e.type === 'session.snapshot' || e.type === 'session.run_result';
+  return e.type === 'session.snapshot' || e.type === 'session.run_result' || e.type === 'session.workbench';
 }
 
 /** The loop's events of a log, without the session's own records: what the panels render. */

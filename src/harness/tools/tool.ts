@@ -9,6 +9,7 @@ import type { ToolOutputChunk, TraceEvent, TraceEventBody } from '../trace.ts';
 import type { FileState } from './file-state.ts';
 import type { BackgroundJobs } from '../agents/background/jobs.ts';
 import type { SessionGrants } from '../permissions/session-grants.ts';
+import type { ToolImage } from '../leaf-types.ts';
 
 /** Everything a tool may touch while it runs. */
 export type ToolContext = {
@@ -47,7 +48,10 @@ export type ToolContext = {
 };
 
 /** What a tool call produced. Failures are results with `isError`, never exceptions. */
-export type ToolOutcome = { content: string; isError?: boolean };
+export type { ToolImage } from '../leaf-types.ts';
+
+/** `images`: sent after the text, as `image` blocks inside the `tool_result` (base64 source). */
+export type ToolOutcome = { content: string; isError?: boolean; images?: ToolImage[] };
 
 export type ValidationResult = { ok: true } | { ok: false; message: string };
 

@@ -18,14 +18,17 @@ export const DB_NAME = 'harness-playground';
  * v2: `sessions` (keyPath `id`) and `session_events` (keyPath `[sessionId, seq]`), for
  * `session-store.ts`.
  * v3: `course_progress` (keyPath `lessonId`), for `progress-store.ts`.
+ * v4: `user_scope` (keyPath `id`), for `user-scope-store.ts`.
  */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 export const MEMORIES = 'memories';
 export const SESSIONS = 'sessions';
 /** One record per log entry: `{ sessionId, seq, json, bytes }`; a session's log is one key range. */
 export const SESSION_EVENTS = 'session_events';
 /** One record per lesson of the course: finished or not, and the answers given. */
 export const COURSE_PROGRESS = 'course_progress';
+/** One record: the imported `~/.claude/settings.json` (the user scope), kept across reloads. */
+export const USER_SCOPE = 'user_scope';
 
 /**
  * Stores every opener checks for. The session stores are checked by `session-store.ts` itself, so
@@ -44,6 +47,8 @@ function upgrade(db: IDBPDatabase, oldVersion: number): void {
   if (!db.objectStoreNames.contains(SESSION_EVENTS)) db.createObjectStore(SESSION_EVENTS, { keyPath: ['sessionId', 'seq'] });
   // v3 — course progress.
   if (!db.objectStoreNames.contains(COURSE_PROGRESS)) db.createObjectStore(COURSE_PROGRESS, { keyPath: 'lessonId' });
+  // v4 — the imported user scope.
+  if (!db.objectStoreNames.contains(USER_SCOPE)) db.createObjectStore(USER_SCOPE, { keyPath: 'id' });
 }
 
 export type OpenOptions = {

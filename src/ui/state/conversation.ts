@@ -14,7 +14,7 @@ import type {
   TraceEvent,
   Usage,
 } from '../../harness/index.ts';
-import { blocksOf } from '../../harness/index.ts';
+import { blocksOf, toolResultText } from '../../harness/index.ts';
 
 export type ToolCallStatus = 'composing' | 'proposed' | 'invalid' | 'running' | 'done' | 'error' | 'interrupted';
 
@@ -26,6 +26,8 @@ export type ToolCallView = {
   /** Output streamed while the tool runs (stdout and stderr interleaved as they came). */
   output: string;
   result?: string;
+  /** Images the result carried to the model (an MCP tool's image content), as data URLs. */
+  images?: { mediaType: string; src: string }[];
   isError?: boolean;
   ms?: number;
   validationError?: string;
@@ -87,7 +89,7 @@ type ToolFacts = {
   /** Its run ended (or the log stops) with no result for it. */
   closed?: boolean;
   output: string;
-  result?: { content: string; isError: boolean; ms?: number };
+  result?: { content: string; isError: boolean; ms?: number; images?: readonly { mediaType: string; data: string }[] };
   divergence?: ToolCallView['divergence'];
 };
 
@@ -127,7 +129,7 @@ function collectToolFacts(events: readonly TraceEvent[], settled: boolean): Map<
         get(e.toolUseId).output += e.chunk.text;
         break;
       case 'tool.result':
-        get(e.toolUseId, e.name).result = { content: e.content, isError: e.isError, ms: e.ms };
+        get(e.toolUseId, e.name).result = { content: e.content, isError: e.isError, ms: e.ms, ...(e.images ? { images: e.images } : {}) };
         break;
       case 'replay.diverged':
         get(e.toolUseId, e.name).divergence = { what: e.what, expected: e.expected, actual: e.actual, recordedTurn: e.recordedTurn };
@@ -138,9 +140,7 @@ function collectToolFacts(events: readonly TraceEvent[], settled: boolean): Map<
           if (b.type !== 'tool_result') continue;
           const f = get(b.tool_use_id);
           if (f.result) continue;
-          const content =
-            typeof b.content === 'string' ? b.content : b.content.map((t) => t.text).join('');
-          f.result = { content, isError: b.is_error ?? false };
+          f.result = { content: toolResultText(b), isError: b.is_error ?? false };
         }
         break;
     }
@@ -165,6 +165,7 @@ function toolView(id: string, name: string, input: unknown, f: ToolFacts | undef
     status,
     output: f?.output ?? '',
     result,
+    ...(f?.result?.images?.length ? { images: f.result.images.map((i) => ({ mediaType: i.mediaType, src: `data:${i.mediaType};base64,${i.data}` })) } : {}),
     isError: f?.result?.isError,
     ms: f?.result?.ms,
     validationError: f?.validated?.error,

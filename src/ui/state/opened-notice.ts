@@ -16,6 +16,8 @@ export type OpenedNotice = {
   grants: string;
   /** The session's scenario is not in the library any more. */
   scenarioMissing: string | null;
+  /** What came back of the workbench saved with the session (or that its record is damaged). */
+  workbench: string | null;
 };
 
 export function openedNoticeOf(o: {
@@ -26,6 +28,7 @@ export function openedNoticeOf(o: {
   missingScenarioId: string | null;
   /** The scenario a follow-up runs with instead. */
   currentTitle: string;
+  workbench?: string | null;
 }): OpenedNotice {
   return {
     mode: o.mode,
@@ -36,5 +39,6 @@ export function openedNoticeOf(o: {
     scenarioMissing: o.missingScenarioId
       ? `This session was recorded with the scenario "${o.missingScenarioId}", which is not loaded now: a follow-up runs with "${o.currentTitle}"'s tools, settings and model.`
       : null,
+    workbench: o.workbench ?? null,
   };
 }

@@ -135,8 +135,26 @@ export class RunController extends RunPuller {
     await this.onUserEvent?.(event);
   }
 
-  /** devkit: the user-scope settings of an imported `~/.claude/` (kept for this tab, until another import). */
+  /** Set by the session manager: the scenario was edited in the page (it records the new workbench). */
+  onScenarioEdited: (() => void) | null = null;
+  /**
+   * The person edited the scenario in the page (a custom tool, a golden case): it replaces the
+   * loaded one without a reset, the next request carries it, and the session records it.
+   */
+  editScenario(next: Scenario): void {
+    this.scenario = next;
+    this.onScenarioEdited?.();
+  }
+
+  /**
+   * devkit: the user-scope settings of an imported `~/.claude/`, for every run until cleared
+   * (saved in this browser by `ui/workbench/user-scope.svelte.ts`).
+   */
   userSettings = $state.raw<Settings | null>(null);
+  /** Whether what the user scope can do (hooks, allow rules, modes) applies; its deny and ask rules always do. */
+  userSettingsTrusted = $state(false);
+  /** Told when the trust dialog says yes (the user scope an import brought is trusted with it). */
+  onScenarioTrusted: ((scenarioId: string) => Promise<void>) | null = null;
   /** The permission context the latest run was prepared with (what-if starts from it); cleared by Reset. */
   private runPermissions: PermissionContext | null = null;
 
@@ -191,6 +209,7 @@ export class RunController extends RunPuller {
   /** The user answered the trust dialog. Trusting after a run has started starts afresh, so no run mixes both. */
   async answerTrust(trust: boolean): Promise<void> {
     await this.trust.answer(trust);
+    if (trust) await this.onScenarioTrusted?.(this.scenario.id);
     if (trust && (this.events.length > 0 || this.busy)) await this.reset(undefined, { keepTrust: true });
   }
 
@@ -287,8 +306,6 @@ export class RunController extends RunPuller {
     this.steering.clear();
     this.closeTeamTabs();
     if (scenario) this.document = opts.document ?? scenario;
-    // devkit: another scenario brings no imported user scope (an import sets it again after this).
-    if (scenario && scenario.id !== this.scenario.id) this.userSettings = null;
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
     const oldGen = this.gen;
     const oldSandbox = this.sandboxReady;
@@ -439,12 +456,15 @@ export class RunController extends RunPuller {
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
       skillFiles: bundledSkillFiles,
-      // devkit: an imported ~/.claude/settings.json is the user scope (trust applies as to the rest).
-      ...(this.userSettings ? { settingsScopes: [{ source: 'user', settings: this.userSettings }] } : {}),
+      // devkit: an imported ~/.claude/settings.json is the user scope: what can act in it only once
+      // trusted itself, and (as for the rest) only in a trusted run.
+      ...(this.userSettings ? { settingsScopes: [{ source: 'user', settings: applyTrust(this.userSettings, this.userSettingsTrusted) }] } : {}),
       steering: this.steering.queue,
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
       ...(live && this.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
+      // A tool saved in the Tools tab while this run works joins its next request (tools.changed).
+      liveCustomTools: () => this.scenario.settings.customTools,
       // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
       ...(await mcpSession.runOptions(sandbox, this.scenario.files)),
     });

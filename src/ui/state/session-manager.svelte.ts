@@ -41,6 +41,8 @@ import type { ScenarioOrigin } from './trust-gate.svelte.ts';
 import { openedNoticeOf, type OpenedNotice } from './opened-notice.ts';
 import { SessionChannel, type SessionBroadcast } from './session-channel.ts';
 import { exportSession, importSession } from './session-transfer.ts';
+import { latestWorkbench, restoredWorkbenchText, workbenchKey, workbenchMarker, type Workbench } from '../sessions/workbench-record.ts';
+import { rawText, type Quarantine } from '../../storage/quarantine.ts';
 
 export type { OpenedNotice } from './opened-notice.ts';
 
@@ -52,6 +54,8 @@ export type SessionManagerOptions = {
   findScenario: (id: string) => { scenario: Scenario; origin: ScenarioOrigin; v1?: unknown } | undefined;
   /** Strings an export must never contain (the API key in use). */
   secrets: () => string[];
+  /** Where a damaged workbench record is reported (with its raw text); default: nowhere. */
+  quarantine?: Quarantine;
   /** Where "the open session" survives a reload; default localStorage. */
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
 };
@@ -90,6 +94,8 @@ export class SessionManager {
   private readonly storage: SessionManagerOptions['storage'];
   /** The current session's log as last loaded; stale once the session's `eventCount` moves. */
   private logCache: { id: string; eventCount: number; log: SessionLogEvent[] } | null = null;
+  /** The workbench the current session's log holds now (its last record, or the library's version). */
+  private recordedWorkbench: string | null = null;
 
   constructor(
     private readonly ctl: RunController,
@@ -104,6 +110,7 @@ export class SessionManager {
       if (!this.opening) this.close({ forget: true });
     };
     ctl.onUserEvent = (e) => this.recordUserEvent(e);
+    ctl.onScenarioEdited = () => this.recordWorkbench();
     this.channel = new SessionChannel((msg) => void this.heard(msg));
   }
 
@@ -201,7 +208,16 @@ export class SessionManager {
       if (!log.ok) return this.fail(log.error), false;
       this.close({ forget: false });
       const lock = await acquireSessionLock(id);
-      const entry = info.value.scenarioId ? this.opts.findScenario(info.value.scenarioId) : undefined;
+      const library = info.value.scenarioId ? this.opts.findScenario(info.value.scenarioId) : undefined;
+      // The workbench the session last ran with (its edited tools, golden cases, settings) wins over the library's.
+      const saved = latestWorkbench(log.value);
+      if (saved.kind === 'damaged') {
+        this.opts.quarantine?.add({ store: 'session_events', key: `${id}/${saved.seq}`, sessionId: id, problem: restoredWorkbenchText(saved)!, raw: rawText(saved.raw) });
+      }
+      const entry =
+        saved.kind === 'ok'
+          ? { scenario: saved.workbench.scenario, origin: saved.workbench.origin, v1: saved.workbench.origin === 'builtin' && library?.origin === 'builtin' ? library.v1 : saved.workbench.scenario }
+          : library;
       this.opening = true;
       try {
         await (entry ? this.ctl.reset(entry.scenario, { origin: entry.origin, document: entry.v1 }) : this.ctl.reset());
@@ -224,6 +240,7 @@ export class SessionManager {
       this.readOnly = lock === null;
       this.tracker = new SnapshotTracker(snap);
       this.writer = lock ? this.newWriter(id) : null;
+      this.recordedWorkbench = entry ? workbenchKey(entry) : null;
       this.current = info.value;
       if (lock) this.storage?.setItem(LAST_SESSION_KEY, id);
       this.opened = openedNoticeOf({
@@ -232,6 +249,7 @@ export class SessionManager {
         replay,
         missingScenarioId: info.value.scenarioId && !entry ? info.value.scenarioId : null,
         currentTitle: this.ctl.scenario.title,
+        workbench: restoredWorkbenchText(saved),
       });
       return true;
     } catch (err) {
@@ -321,6 +339,7 @@ export class SessionManager {
     this.tracker = null;
     this.current = null;
     this.logCache = null;
+    this.recordedWorkbench = null;
     this.readOnly = false;
     this.opened = null;
     this.pending = 0;
@@ -357,6 +376,26 @@ export class SessionManager {
     });
   }
 
+  /** The workbench in the page now. */
+  private workbenchNow(): Workbench {
+    return { scenario: this.ctl.scenario, origin: this.ctl.trust.origin };
+  }
+
+  /**
+   * Writes a `session.workbench` record when the page's workbench differs from the one the log
+   * holds (an edit between runs, or the first run of an edited scenario), so a reload or a fork
+   * restores it.
+   */
+  private recordWorkbench(): void {
+    const writer = this.writer;
+    if (!writer || this.readOnly) return;
+    const now = this.workbenchNow();
+    const key = workbenchKey(now);
+    if (key === this.recordedWorkbench) return;
+    writer.append(workbenchMarker(now, realClock.now()));
+    this.recordedWorkbench = key;
+  }
+
   /** Wraps each run: a new conversation gets a new session; a follow-up goes to the current one. */
   private wrap: RunWrapper = (run, info) => this.persisted(run, info);
 
@@ -370,6 +409,7 @@ export class SessionManager {
     if (!writer || !tracker || this.readOnly) return yield* run;
     // The person is continuing: what the resume said has been read.
     this.opened = null;
+    this.recordWorkbench();
     return yield* persistRun(run, {
       writer,
       clock: realClock,
@@ -391,6 +431,10 @@ export class SessionManager {
     this.current = created.value;
     this.tracker = new SnapshotTracker();
     this.writer = this.newWriter(id);
+    // A built-in as the library has it needs no record; an edited one, or one from outside (the
+    // library keeps those only for this tab), gets one (persisted() writes it).
+    const library = this.opts.findScenario(this.ctl.scenario.id);
+    this.recordedWorkbench = library?.origin === 'builtin' ? workbenchKey({ scenario: library.scenario, origin: library.origin }) : null;
     this.storage?.setItem(LAST_SESSION_KEY, id);
     this.broadcast({ type: 'list' });
     void this.refresh();

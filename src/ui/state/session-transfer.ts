@@ -5,6 +5,7 @@
  */
 import type { SessionInfo, SessionStore } from '../../harness/ports.ts';
 import { exportSessionJsonl, importSessionJsonl } from '../../harness/session/index.ts';
+import { asImportedLog } from '../sessions/workbench-record.ts';
 
 export type Transfer<T> = { ok: true; value: T } | { ok: false; error: string; storage?: boolean };
 
@@ -29,7 +30,8 @@ export async function importSession(store: SessionStore, text: string, fileName:
   const title = `Imported: ${fileName.replace(/\.jsonl?$/i, '') || 'session'}`;
   const created = await store.create({ title });
   if (!created.ok) return { ok: false, error: created.error.message, storage: true };
-  const appended = await store.append(created.value.id, parsed.events);
+  // Whatever its records say, an imported session's workbench is outside content (restored untrusted).
+  const appended = await store.append(created.value.id, asImportedLog(parsed.events));
   if (!appended.ok) {
     await store.delete(created.value.id);
     return { ok: false, error: appended.error.message, storage: true };

@@ -110,6 +110,8 @@ function captionOfOwn(e: TraceEvent): string {
           : e.origin === 'tool_results'
             ? 'Tool results are added to the conversation for the next turn.'
             : `The harness added a ${e.origin} message.`;
+    case 'tools.changed':
+      return `The tool pool changed mid-run: the next request carries ${plural(e.visible.length, 'tool')}.`;
     case 'permission.prefilter':
       return `Pre-filter: ${plural(e.hidden.length, 'tool')} hidden from the model by a deny rule.`;
     case 'permission.stage':

@@ -7,13 +7,13 @@
 import type { UserToolResult, UserToolRunner } from '../../harness/ports.ts';
 import { createFrameRuntime } from '../frame-host.ts';
 import type { UserCodeJob, UserCodeRuntime } from '../types.ts';
-import { plainInput, toolRun, workerFailed } from './host-side.ts';
+import { aborted, plainInput, toolRun, workerFailed } from './host-side.ts';
 import { toolWorkerSource } from './tool-worker-source.ts';
 
 export function createFrameToolRunner(runtime: UserCodeRuntime = createFrameRuntime()): UserToolRunner {
   return {
     run(code, input, files, { timeoutMs, signal }) {
-      if (signal?.aborted) return Promise.resolve<UserToolResult>({ ok: false, error: 'the run was stopped', logs: '', timedOut: false, aborted: true });
+      if (signal?.aborted) return Promise.resolve(aborted());
       return new Promise<UserToolResult>((resolve) => {
         // `job` is used only after `start` returns (replies and settling are asynchronous).
         const run = toolRun({ files, timeoutMs, signal, terminate: () => job.stop(), reply: (m) => job.send(m), resolve });

@@ -1,11 +1,13 @@
 /**
  * What both JS tool runners do on the harness's side of the worker: answer the worker's file
  * requests from `UserToolFiles` (one message per call — the worker never holds the sandbox), and
- * settle the run once: the worker's answer, the timeout, an abort or a failure, whichever comes
- * first, after which the worker is ended and late messages change nothing.
+ * settle the run once (`hooks-runtime/settle-once.ts`, shared with the JS hook runners): the
+ * worker's answer, the timeout, an abort or a failure, whichever comes first, after which the
+ * worker is ended and late messages change nothing.
  */
 import { z } from 'zod';
 import type { UserToolFiles, UserToolResult } from '../../harness/ports.ts';
+import { settleRunOnce } from '../../hooks-runtime/settle-once.ts';
 
 export const fileRequest = z.object({ t: z.literal('fs'), id: z.number().int(), op: z.enum(['read', 'write', 'list']), args: z.array(z.unknown()).max(2) });
 const doneMessage = z.object({
@@ -47,17 +49,17 @@ export function toolRun(o: {
   resolve: (r: UserToolResult) => void;
 }): { onMessage: (m: unknown) => void; finish: (r: UserToolResult) => void } {
   let settled = false;
-  const finish = (r: UserToolResult) => {
-    if (settled) return;
-    settled = true;
-    clearTimeout(timer);
-    o.signal?.removeEventListener('abort', onAbort);
-    o.terminate();
-    o.resolve(r);
-  };
-  const timer = setTimeout(() => finish(timedOut(o.timeoutMs)), o.timeoutMs);
-  const onAbort = () => finish(aborted());
-  o.signal?.addEventListener('abort', onAbort, { once: true });
+  const finish = settleRunOnce<UserToolResult>({
+    timeoutMs: o.timeoutMs,
+    signal: o.signal,
+    terminate: o.terminate,
+    timedOut,
+    aborted,
+    resolve: (r) => {
+      settled = true;
+      o.resolve(r);
+    },
+  });
   const onMessage = (m: unknown) => {
     if (settled) return;
     const req = fileRequest.safeParse(m);
@@ -75,5 +77,4 @@ export function toolRun(o: {
   return { onMessage, finish };
 }
 
-/** JSON round trip: the tool gets plain data, exactly what the model sent. */
-export const plainInput = (input: unknown): unknown => JSON.parse(JSON.stringify(input ?? null)) as unknown;
+export { plainInput } from '../../hooks-runtime/settle-once.ts';

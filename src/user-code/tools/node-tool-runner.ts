@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { UserToolResult, UserToolRunner } from '../../harness/ports.ts';
 import { runToolBody } from './run-tool-body.ts';
 import { WORKER_RPC } from './worker-rpc.ts';
-import { plainInput, toolRun, workerFailed } from './host-side.ts';
+import { aborted, plainInput, toolRun, workerFailed } from './host-side.ts';
 
 const WORKER_SOURCE = `
 (() => {
@@ -29,7 +29,7 @@ const WORKER_SOURCE = `
 export function createNodeToolRunner(): UserToolRunner {
   return {
     run(code, input, files, { timeoutMs, signal }) {
-      if (signal?.aborted) return Promise.resolve<UserToolResult>({ ok: false, error: 'the run was stopped', logs: '', timedOut: false, aborted: true });
+      if (signal?.aborted) return Promise.resolve(aborted());
       return new Promise<UserToolResult>((resolve) => {
         const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { code, input: plainInput(input) }, stdout: true, stderr: true });
         const run = toolRun({ files, timeoutMs, signal, terminate: () => void worker.terminate(), reply: (m) => worker.postMessage(m), resolve });

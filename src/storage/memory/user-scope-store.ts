@@ -1,0 +1,23 @@
+/** The user-scope store in memory (tests, headless): the same checks as the IndexedDB one. */
+import { damagedUserScope, parseUserScope, type StoredUserScope, type UserScopeRead, type UserScopeStore } from '../user-scope.ts';
+
+export class MemoryUserScopeStore implements UserScopeStore {
+  /** What is stored, as stored (a test may put a damaged value here). */
+  raw: unknown = undefined;
+
+  async get(): Promise<UserScopeRead> {
+    if (this.raw === undefined) return { scope: null };
+    const parsed = parseUserScope(this.raw);
+    return typeof parsed === 'string' ? { scope: null, problem: damagedUserScope(parsed) } : { scope: parsed };
+  }
+
+  async put(scope: StoredUserScope): Promise<void> {
+    const parsed = parseUserScope(scope);
+    if (typeof parsed === 'string') throw new Error(`Not user-scope settings: ${parsed}`);
+    this.raw = structuredClone(parsed);
+  }
+
+  async clear(): Promise<void> {
+    this.raw = undefined;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The user scope of an imported `~/.claude/`: its `settings.json`, kept in this browser so it
+ * applies after a reload, as `~/.claude/settings.json` applies to every project in Claude Code.
+ * One record; checked on the way in and out (the settings schema), so a damaged one is reported
+ * (quarantined, with its raw text) and not applied, never half-used.
+ *
+ * Trust is not stored here: what in it can act (hooks, allow rules, modes) applies only once the
+ * person trusted this exact content (the trust store, keyed by `userScopeTrustKey`).
+ */
+import { z } from 'zod';
+import { settingsSchema } from '../harness/settings/schema.ts';
+import { documentKey } from '../harness/trust/document-key.ts';
+import { issuesText } from '../harness/session/validate.ts';
+
+export const userScopeSchema = z
+  .object({
+    id: z.literal('user'),
+    /** The file it came from, as imported (`~/.claude/settings.json`). */
+    file: z.string().min(1).max(500),
+    settings: settingsSchema,
+    /** Milliseconds since the epoch. */
+    savedAt: z.number().finite(),
+    /** The imported scenario that brought it: trusting that scenario trusts this scope too. */
+    broughtBy: z.string().max(200).optional(),
+  })
+  .strict();
+
+export type StoredUserScope = z.output<typeof userScopeSchema>;
+
+/** The record read back, or what is wrong with it. */
+export function parseUserScope(r: unknown): StoredUserScope | string {
+  const p = userScopeSchema.safeParse(r);
+  return p.success ? p.data : issuesText(p.error.issues);
+}
+
+/** `null`: none saved; `problem`: the saved one is damaged (quarantined) and not applied. */
+export type UserScopeRead = { scope: StoredUserScope | null; problem?: string };
+
+export interface UserScopeStore {
+  get(): Promise<UserScopeRead>;
+  /** Replaces the saved scope. Rejects a record that does not fit the schema. */
+  put(scope: StoredUserScope): Promise<void>;
+  clear(): Promise<void>;
+}
+
+/** The trust key of a user scope's content (the same settings trusted once are trusted after a reload). */
+export function userScopeTrustKey(settings: StoredUserScope['settings']): Promise<string> {
+  return documentKey({ userScope: settings });
+}
+
+export const damagedUserScope = (problem: string) =>
+  `The user-scope settings saved in this browser are damaged (${problem}), so they are not applied. Export the raw record from the damaged-records list, then clear it or import your ~/.claude folder again.`;

@@ -1,0 +1,75 @@
+/**
+ * The workbench a session ran with, kept in its log as a `session.workbench` record: the edited
+ * scenario (custom tools, golden cases, hooks and rules edited in the page, an imported
+ * `.claude/`) and its origin, so a reload or a fork brings back *that* scenario, not the
+ * library's. A record is written only when the workbench differs from the last one (or, for a new
+ * session, from the library's version), so an unedited built-in adds nothing to the log.
+ *
+ * Read back, a record is checked like any stored input (the scenario schema, a known origin);
+ * a damaged one is reported, never half-used. Trust travels with the origin: a link's or a file's
+ * scenario is restored as such and goes through the trust question again (its trust key is of the
+ * restored content), and a session imported from a JSONL file is outside content whatever its
+ * records say (`asImportedLog`). Pure (unit-tested in test/unit/ui-workbench-record.test.ts).
+ */
+import { z } from 'zod';
+import type { SessionLogEvent } from '../../harness/session/types.ts';
+import { issuesText } from '../../harness/session/validate.ts';
+import { parseScenario, type Scenario } from '../../scenarios/schema.ts';
+import type { ScenarioOrigin } from '../state/trust-gate.svelte.ts';
+
+export type Workbench = { scenario: Scenario; origin: ScenarioOrigin };
+
+type WorkbenchMarker = Extract<SessionLogEvent, { type: 'session.workbench' }>;
+
+const recordSchema = z.object({ version: z.literal(1), origin: z.enum(['builtin', 'link', 'import']), scenario: z.unknown() });
+
+/** Equal keys: the same workbench (what decides whether a new record is needed). */
+export function workbenchKey(w: Workbench): string {
+  return JSON.stringify({ origin: w.origin, scenario: w.scenario });
+}
+
+export function workbenchMarker(w: Workbench, ts: number): WorkbenchMarker {
+  return { type: 'session.workbench', ts, workbench: { version: 1, origin: w.origin, scenario: w.scenario } };
+}
+
+export type LatestWorkbench =
+  | { kind: 'none' }
+  | { kind: 'ok'; workbench: Workbench; seq: number }
+  /** The newest record is damaged: nothing of it is used. `seq` is its log seq, `raw` the record. */
+  | { kind: 'damaged'; seq: number; problem: string; raw: unknown };
+
+/** The newest workbench record of `log` at or before log seq `atSeq` (default: the end), checked. */
+export function latestWorkbench(log: readonly SessionLogEvent[], atSeq = log.length): LatestWorkbench {
+  for (let i = Math.min(atSeq, log.length) - 1; i >= 0; i--) {
+    const e = log[i]!;
+    if (e.type !== 'session.workbench') continue;
+    const seq = i + 1;
+    const r = recordSchema.safeParse(e.workbench);
+    if (!r.success) return { kind: 'damaged', seq, problem: issuesText(r.error.issues), raw: e };
+    const scenario = parseScenario(r.data.scenario);
+    if (!scenario.ok) return { kind: 'damaged', seq, problem: `scenario: ${scenario.errors.slice(0, 3).join('; ')}`, raw: e };
+    return { kind: 'ok', workbench: { scenario: scenario.scenario, origin: r.data.origin }, seq };
+  }
+  return { kind: 'none' };
+}
+
+/** An imported log's workbench records count as imported content: restored untrusted, asked about. */
+export function asImportedLog(events: readonly SessionLogEvent[]): SessionLogEvent[] {
+  return events.map((e) => (e.type === 'session.workbench' ? { ...e, workbench: { ...e.workbench, origin: 'import' } } : e));
+}
+
+/** What the page says about the workbench it restored (null: there was nothing to restore). */
+export function restoredWorkbenchText(w: LatestWorkbench): string | null {
+  if (w.kind === 'none') return null;
+  if (w.kind === 'damaged') {
+    return `The workbench saved with this session (log entry ${w.seq}) is damaged (${w.problem}), so the scenario opened as the library has it; the raw record is in the damaged-records list.`;
+  }
+  const s = w.workbench.scenario.settings;
+  const parts = [
+    s.customTools?.length ? `${s.customTools.length} custom tool${s.customTools.length === 1 ? '' : 's'}` : '',
+    s.golden?.length ? `${s.golden.length} golden case${s.golden.length === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  const what = parts.length ? `${parts.join(', ')} and the settings` : 'the settings';
+  const trust = w.workbench.origin === 'builtin' ? '' : ' It came from outside the app, so nothing in it that can act runs until you trust it.';
+  return `The workbench came back as it was: ${what} of “${w.workbench.scenario.title}”.${trust}`;
+}
