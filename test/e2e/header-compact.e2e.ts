@@ -1,7 +1,8 @@
 /**
  * The header at a narrow desktop (1024 px): two rows at most — what is open (brand, scenario, run
  * status, where the view is, theme) above, what moves it (run, stepper and grain controls) below —
- * nothing cut off, and every enabled control reachable with Tab in the order it is shown.
+ * nothing cut off, and every enabled control reachable with Tab in the order it is shown. And a
+ * lesson strip with no notes yet takes its minimum, leaving the room to the event list.
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
@@ -62,3 +63,14 @@ for (const width of [1024, 1280, 1440]) {
     expect(reached).toEqual(enabled);
   });
 }
+
+test('at 1024x768 a lesson strip with no notes yet takes only its 120 px minimum', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openApp(page);
+  await selectScenario(page, 'fix-a-bug');
+  await stepOnce(page);
+  const strip = page.getByTestId('lesson-strip');
+  await strip.getByText('Notes appear here as you reach their steps.').waitFor();
+  const height = await strip.evaluate((el) => el.getBoundingClientRect().height);
+  expect(height).toBeLessThanOrEqual(121);
+});
