@@ -12,6 +12,7 @@ export { realClock, FakeClock, SequentialIds, randomIds } from './clock.ts';
 export { buildTool, toolSchemaOf } from './tools/tool.ts';
 export type { Tool, AnyTool, ToolContext, ToolOutcome } from './tools/tool.ts';
 export { FileState } from './tools/file-state.ts';
+export { applyEdit } from './tools/edit-match.ts';
 export { builtinTools } from './tools/index.ts';
 export { checkTranscript } from './loop/check-transcript.ts';
 export type { Prompter } from './loop/run-tools.ts';

@@ -110,6 +110,14 @@ test('the layered lesson in the page: settings.read names the deciding scopes, a
   await runToEnd(page, 'layered-claude-settings');
   const read = page.getByTestId('event-list').locator('[data-type="settings.read"]');
   expect(await read.innerText()).toContain('mode acceptEdits (local)');
+  // The write's mode stage names the mode and the scope it came from (local over the project's plan).
+  const write = page.locator('[data-testid="tool-call"][data-tool="write"]').first();
+  const modeStage = write.locator('[data-testid="stage"][data-stage="mode"]');
+  expect(await modeStage.getByTestId('stage-mode').innerText()).toBe('acceptEdits');
+  expect(await modeStage.getAttribute('title')).toContain('mode acceptEdits — from local settings');
+  await modeStage.click();
+  await expect.poll(() => write.getByTestId('stage-detail').innerText()).toContain('mode acceptEdits — from local settings');
+  expect(await write.getByTestId('stage-explain').innerText()).toContain('Here the mode is acceptEdits — from local settings.');
   const bash = page.locator('[data-testid="tool-call"][data-tool="bash"]').first();
   expect(await bash.innerText()).toContain('Bash(rm *) (project)');
   await bash.getByTestId('btn-what-if').click();

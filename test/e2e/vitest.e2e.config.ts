@@ -20,5 +20,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     teardownTimeout: 20_000,
+    // expect.poll waits for a state of the page; vitest's default gives up after 1 s, a wall-clock
+    // limit a loaded machine exceeds (opening a session boots a sandbox). Bound only a hang here.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

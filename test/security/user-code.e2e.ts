@@ -104,7 +104,7 @@ test('a busy loop in a JS hook does not freeze the page and is stopped at its ti
   expect(await row.textContent()).toContain('timed out');
   // The spinning worker is gone, not left burning a core (Chromium ends a terminated busy worker
   // within a second or two).
-  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length, { timeout: 15_000 }).toBe(0);
+  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length).toBe(0);
 });
 
 test('in the sandbox, hook code that does not parse is reported as not compiling', async ({ page }) => {
@@ -128,8 +128,8 @@ test('Stop ends a run whose JS hook is spinning, and the spinning worker with it
   await page.getByTestId('trust-dialog').waitFor();
   await page.getByTestId('btn-trust').click();
   await page.getByTestId('btn-run').click();
-  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length, { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length).toBe(1);
   await page.getByTestId('btn-stop').click();
   await waitForStatus(page, 'aborted');
-  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length, { timeout: 15_000 }).toBe(0);
+  await expect.poll(() => page.workers().filter((w) => w.url().startsWith('blob:')).length).toBe(0);
 });

@@ -135,6 +135,32 @@ describe('git log, show, branch, checkout, rev-parse, config, reset, restore', (
     expect([none.exitCode, none.stderr]).toEqual([1, "error: pathspec 'nowhere' did not match any file(s) known to git\n"]);
   });
 
+  it('checkout <branch|commit> -- <file> takes the file from that branch or commit, into the index too', async () => {
+    const sb = await repo();
+    const first = (await sh(sb, 'git rev-parse --short HEAD')).stdout.trim();
+    await sh(sb, 'git checkout -b topic && echo topic > a.txt && echo only-topic > t.txt && git commit -am "topic a" && git add t.txt && git commit -m "t"');
+    await sh(sb, 'git switch main && echo main-edit > a.txt && git commit -am "main a"');
+    const fromBranch = await sh(sb, 'git checkout topic -- a.txt t.txt');
+    expect([fromBranch.exitCode, fromBranch.stderr]).toEqual([0, '']);
+    expect(await sb.fs.readFile('a.txt')).toBe('topic\n');
+    expect(await sb.fs.readFile('t.txt')).toBe('only-topic\n');
+    // As in git: staged, and HEAD stays on main.
+    expect((await sh(sb, 'git status --short')).stdout).toBe('M  a.txt\nA  t.txt\n');
+    expect((await sh(sb, 'git branch --show-current')).stdout).toBe('main\n');
+    // A commit (short id) works too, and so does the form without `--`.
+    await sh(sb, `git checkout ${first} -- a.txt`);
+    expect(await sb.fs.readFile('a.txt')).toBe('one\ntwo\nthree\n');
+    await sh(sb, 'git checkout topic a.txt');
+    expect(await sb.fs.readFile('a.txt')).toBe('topic\n');
+    // Plain `checkout -- <file>` still restores what is staged.
+    await sh(sb, 'echo broken > a.txt && git checkout -- a.txt');
+    expect(await sb.fs.readFile('a.txt')).toBe('topic\n');
+    const badRev = await sh(sb, 'git checkout nowhere -- a.txt');
+    expect([badRev.exitCode, badRev.stderr]).toEqual([128, 'fatal: invalid reference: nowhere\n']);
+    const badPath = await sh(sb, 'git checkout topic -- missing.txt');
+    expect([badPath.exitCode, badPath.stderr]).toEqual([1, "error: pathspec 'missing.txt' did not match any file(s) known to git\n"]);
+  });
+
   it('rev-parse HEAD, --short, --abbrev-ref, --show-toplevel', async () => {
     const sb = await repo();
     const full = (await sh(sb, 'git rev-parse HEAD')).stdout.trim();

@@ -15,19 +15,21 @@ import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { logSeqOfEvent } from '../../src/ui/sessions/log-position.ts';
 import { diffRows, diffSpan } from '../../src/ui/diff/edit-diff.ts';
 import { loadEditDiff } from '../../src/ui/diff/load-edit-diff.ts';
+import { callStates } from '../../src/ui/diff/replay-turn.ts';
 import type { FilesAt } from '../../src/ui/state/run-controller.svelte.ts';
 import { setup } from './loop-helpers.ts';
 
-async function recorded() {
-  const s = await setup(
-    [
-      { content: [{ type: 'tool_use', id: 'w1', name: 'write', input: { file_path: 'notes.txt', content: 'one\ntwo\nthree\n' } }] },
-      { content: [{ type: 'tool_use', id: 'e1', name: 'edit', input: { file_path: 'notes.txt', old_string: 'two', new_string: 'TWO' } }] },
-      { content: [{ type: 'tool_use', id: 'e2', name: 'edit', input: { file_path: 'missing.txt', old_string: 'x', new_string: 'y' } }] },
-      { content: [{ type: 'text', text: 'Done.' }] },
-    ],
-    { files: { 'seed.txt': 'seed\n' } },
-  );
+type Turns = Parameters<typeof setup>[0];
+
+const ONE_EDIT_A_TURN: Turns = [
+  { content: [{ type: 'tool_use', id: 'w1', name: 'write', input: { file_path: 'notes.txt', content: 'one\ntwo\nthree\n' } }] },
+  { content: [{ type: 'tool_use', id: 'e1', name: 'edit', input: { file_path: 'notes.txt', old_string: 'two', new_string: 'TWO' } }] },
+  { content: [{ type: 'tool_use', id: 'e2', name: 'edit', input: { file_path: 'missing.txt', old_string: 'x', new_string: 'y' } }] },
+  { content: [{ type: 'text', text: 'Done.' }] },
+];
+
+async function recorded(turns: Turns = ONE_EDIT_A_TURN) {
+  const s = await setup(turns, { files: { 'seed.txt': 'seed\n' } });
   const clock = s.clock as FakeClock;
   const store = new MemorySessionStore({ clock, ids: new SequentialIds() });
   const created = await store.create({ title: 'diffs' });
@@ -97,5 +99,54 @@ describe('edit diffs from the session snapshots', () => {
     expect(rows[0]).toEqual({ kind: 'skip', text: '6 unchanged lines' });
     expect(rows.filter((r) => r.kind !== 'skip').map((r) => r.text)).toEqual(['l7', 'l8', 'l9', 'l10', 'ten', 'l11', 'l12', 'l13']);
     expect(rows.at(-1)).toEqual({ kind: 'skip', text: '7 unchanged lines' });
+  });
+
+  it('two edits of one file in one turn: each call’s diff is its own change, not the turn’s', async () => {
+    const { events, filesAt } = await recorded([
+      { content: [{ type: 'tool_use', id: 'w1', name: 'write', input: { file_path: 'notes.txt', content: 'one\ntwo\nthree\n' } }] },
+      {
+        content: [
+          { type: 'tool_use', id: 'a', name: 'edit', input: { file_path: 'notes.txt', old_string: 'two', new_string: 'TWO' } },
+          { type: 'tool_use', id: 'b', name: 'edit', input: { file_path: `${WORKDIR}/notes.txt`, old_string: 'three', new_string: 'THREE' } },
+          { type: 'tool_use', id: 'sh', name: 'bash', input: { command: 'echo four >> notes.txt' } },
+          { type: 'tool_use', id: 'c', name: 'edit', input: { file_path: 'notes.txt', old_string: 'absent', new_string: 'x' } },
+        ],
+      },
+      { content: [{ type: 'text', text: 'Done.' }] },
+    ]);
+    const changes = async (id: string) => {
+      const d = await loadEditDiff({ events, workdir: WORKDIR, filesAt }, id);
+      if (!d.ok) throw new Error(d.why);
+      // Edits run one at a time, each followed by its own snapshot: nothing is shared.
+      expect(d).toMatchObject({ from: 'snapshots', sharedWith: [] });
+      return d.rows.filter((r) => r.kind === 'add' || r.kind === 'del').map((r) => `${r.kind}:${r.text}`);
+    };
+    expect(await changes('a')).toEqual(['del:two', 'add:TWO']);
+    // Not the command's appended line, which came after it in the same turn.
+    expect(await changes('b')).toEqual(['del:three', 'add:THREE']);
+    // The failed one changed nothing and has no diff.
+    expect(diffSpan(events, 'c', WORKDIR)).toBeNull();
+  });
+
+  it('calls that share a snapshot window (parallel agents on one file) are replayed: each its own change, checked against the after state', async () => {
+    const { events } = await recorded([
+      { content: [{ type: 'tool_use', id: 'w1', name: 'write', input: { file_path: 'notes.txt', content: 'one\ntwo\nthree\n' } }] },
+      {
+        content: [
+          { type: 'tool_use', id: 'a', name: 'edit', input: { file_path: 'notes.txt', old_string: 'two', new_string: 'TWO' } },
+          { type: 'tool_use', id: 'b', name: 'edit', input: { file_path: `${WORKDIR}/notes.txt`, old_string: 'three', new_string: 'THREE' } },
+        ],
+      },
+      { content: [{ type: 'text', text: 'Done.' }] },
+    ]);
+    const before = 'one\ntwo\nthree\n';
+    const after = 'one\nTWO\nTHREE\n';
+    expect(callStates(events, 'a', ['b'], 'notes.txt', WORKDIR, before, after)).toEqual({ before, after: 'one\nTWO\nthree\n' });
+    expect(callStates(events, 'b', ['a'], 'notes.txt', WORKDIR, before, after)).toEqual({ before: 'one\nTWO\nthree\n', after });
+    // Something else changed the file in the window too: the replay does not end at the after state, so it says nothing.
+    expect(callStates(events, 'b', ['a'], 'notes.txt', WORKDIR, before, `${after}four\n`)).toBeNull();
+    // A write's content is its after state; a call of another file does not belong in the group.
+    expect(callStates(events, 'w1', [], 'notes.txt', WORKDIR, undefined, before)).toEqual({ before: undefined, after: before });
+    expect(callStates(events, 'a', ['w1'], 'other.txt', WORKDIR, before, after)).toBeNull();
   });
 });

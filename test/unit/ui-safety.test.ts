@@ -11,6 +11,8 @@ import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { prepareRun } from '../../src/scenarios/prepare.ts';
 import { auditJsonLines, auditRecords, deriveHookRows, derivePermissions, inputSummary } from '../../src/ui/state/safety.ts';
 import { parseRulesText, rulesToText } from '../../src/ui/state/what-if-rules.ts';
+import { explainStage } from '../../src/ui/explain/explain.ts';
+import { modeSourceText } from '../../src/ui/explain/mode-source.ts';
 
 async function trace(id: string, trusted = true): Promise<TraceEvent[]> {
   const scenario = findBuiltinScenario(id);
@@ -50,6 +52,34 @@ describe('derivePermissions', () => {
     const [p] = [...perms.values()];
     expect(p!.final).toBeUndefined();
     expect(p!.stages.some((s) => s.deciding)).toBe(false);
+  });
+});
+
+describe('the mode stage names where its mode came from', () => {
+  it('layered-claude-settings: the write is allowed by acceptEdits — from local settings (project asked for plan)', async () => {
+    const events = await trace('layered-claude-settings');
+    const perms = derivePermissions(events);
+    const [write] = proposedIds(events).map((id) => perms.get(id)!);
+    const mode = write!.stages.find((s) => s.stage === 'mode')!;
+    expect(mode).toMatchObject({ decision: 'allow', deciding: true, mode: { name: 'acceptEdits', from: 'local settings' } });
+    expect(explainStage('mode', mode.mode).means).toContain('Here the mode is acceptEdits — from local settings.');
+    // Only the mode stage carries it; the plain explanation is unchanged without a source.
+    expect(write!.stages.filter((s) => s.mode)).toHaveLength(1);
+    expect(explainStage('mode').means).not.toContain('Here the mode');
+  });
+
+  it('a run that read no settings says nothing of a source', async () => {
+    const events = await trace('ask-permission');
+    expect(events.some((e) => e.type === 'settings.read')).toBe(false);
+    const stages = [...derivePermissions(events).values()].flatMap((p) => p.stages);
+    expect(stages.some((s) => s.stage === 'mode')).toBe(true);
+    expect(stages.some((s) => s.mode)).toBe(false);
+  });
+
+  it('words each source as the settings.read explanation does', () => {
+    expect(modeSourceText('project')).toBe('project settings');
+    expect(modeSourceText('you')).toBe('your choice for this run');
+    expect(modeSourceText('default')).toBe('no scope (the default)');
   });
 });
 

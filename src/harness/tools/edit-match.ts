@@ -29,6 +29,31 @@ export function replaceAt(haystack: string, needle: string, replacement: string,
   return out + haystack.slice(last);
 }
 
+/**
+ * Where `oldString` occurs in `content`, as `edit` matches it: models write "\n", so in a CRLF
+ * file with no literal match both strings take the file's "\r\n" line endings.
+ */
+export function matchEdit(content: string, oldString: string, newString: string): { at: number[]; oldString: string; newString: string } {
+  const at = occurrences(content, oldString);
+  if (at.length === 0 && content.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r\n')) {
+    const crlfOld = oldString.replace(/\n/g, '\r\n');
+    return { at: occurrences(content, crlfOld), oldString: crlfOld, newString: newString.replace(/\r?\n/g, '\r\n') };
+  }
+  return { at, oldString, newString };
+}
+
+/**
+ * `content` after an `edit` with this input, exactly as the tool writes it; null when the tool
+ * would refuse it (not found, or several occurrences without `replace_all`). The diff view replays
+ * a turn's edits with it to show each call's own before and after.
+ */
+export function applyEdit(content: string, input: { old_string: string; new_string: string; replace_all?: boolean }): string | null {
+  if (input.old_string === '' || input.old_string === input.new_string) return null;
+  const m = matchEdit(content, input.old_string, input.new_string);
+  if (m.at.length === 0 || (m.at.length > 1 && !input.replace_all)) return null;
+  return replaceAt(content, m.oldString, m.newString, m.at);
+}
+
 /** 1-based line number of character index `index`. */
 export function lineOf(text: string, index: number): number {
   let n = 1;

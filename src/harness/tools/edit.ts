@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { buildTool, type ToolContext, type ValidationResult } from './tool.ts';
 import { checkFileEdit } from '../permissions/tool-checks.ts';
 import { absPath, cutLine, fail, fsErrorMessage, numberLine, safeStat, splitLines } from './shared.ts';
-import { lineOf, notFoundHint, occurrences, replaceAt } from './edit-match.ts';
+import { lineOf, matchEdit, notFoundHint, replaceAt } from './edit-match.ts';
 
 const inputSchema = z.strictObject({
   file_path: z.string().min(1).describe('The file to change: absolute, or relative to the working directory.'),
@@ -59,15 +59,8 @@ async function plan(ctx: ToolContext, input: EditInput): Promise<Plan> {
       message: `${path} has changed since you last read it (a command or the user modified it). Read it again, then make the edit against its current content.`,
     };
   }
-  let oldString = input.old_string;
-  let newString = input.new_string;
-  let at = occurrences(content, oldString);
   // Models write "\n"; a CRLF file needs "\r\n" to match. Keep the file's line endings.
-  if (at.length === 0 && content.includes('\r\n') && oldString.includes('\n') && !oldString.includes('\r\n')) {
-    oldString = oldString.replace(/\n/g, '\r\n');
-    newString = newString.replace(/\r?\n/g, '\r\n');
-    at = occurrences(content, oldString);
-  }
+  const { at, oldString, newString } = matchEdit(content, input.old_string, input.new_string);
   if (at.length === 0) {
     return { ok: false, message: `old_string was not found in ${path}.${notFoundHint(content, input.old_string)}` };
   }

@@ -6,8 +6,10 @@
  * - *before* is the files as of its `tool.started` (the last snapshot before it);
  * - *after* is the files as of the first `sandbox.changed` that follows its result.
  *
- * Several calls of one turn that touch the same file share those two snapshots: the span says so
- * (`sharedWith`), and the view says the diff covers them together. Pure: no DOM, no store.
+ * Edits run one at a time, each batch followed by its own `sandbox.changed`, so one agent's edits
+ * have snapshots of their own. Calls that still finish inside one window (parallel subagents
+ * editing one shared file) share the two snapshots: the span names them (`sharedWith`), and
+ * replay-turn.ts replays their inputs to give each its own change. Pure: no DOM, no store.
  */
 import { diffLines } from 'diff';
 import type { TraceEvent } from '../../harness/index.ts';
@@ -24,7 +26,8 @@ export type DiffSpan = {
   sharedWith: string[];
 };
 
-const rel = (path: string, workdir: string) => (path.startsWith(`${workdir}/`) ? path.slice(workdir.length + 1) : path.replace(/^\.\//, ''));
+/** `path` relative to the project (`workdir`), as the snapshots key files. */
+export const projectRelative = (path: string, workdir: string): string => (path.startsWith(`${workdir}/`) ? path.slice(workdir.length + 1) : path.replace(/^\.\//, ''));
 
 function pathOf(input: unknown): string | null {
   const p = (input as { file_path?: unknown } | null)?.file_path;
@@ -41,19 +44,26 @@ export function diffSpan(events: readonly TraceEvent[], toolUseId: string, workd
   if (resultAt < 0) return null;
   const result = events[resultAt] as Extract<TraceEvent, { type: 'tool.result' }>;
   if (result.isError) return null;
-  const changedAt = events.findIndex((e, i) => i > resultAt && e.type === 'sandbox.changed' && e.origin !== 'user' && e.agentId === start.agentId);
+  // After: the first snapshot once its result is in (any agent's turn snapshots the shared files).
+  const changedAt = events.findIndex((e, i) => i > resultAt && e.type === 'sandbox.changed' && e.origin !== 'user');
   const nextTurn = events.findIndex((e, i) => i > resultAt && e.type === 'turn.start' && e.agentId === start.agentId);
   const changed = changedAt >= 0 && (nextTurn < 0 || changedAt < nextTurn) ? (events[changedAt] as Extract<TraceEvent, { type: 'sandbox.changed' }>) : null;
   let path = pathOf(start.input);
-  if (path) path = rel(path, workdir);
-  else if (changed && changed.paths.length === 1) path = rel(changed.paths[0]!, workdir);
+  if (path) path = projectRelative(path, workdir);
+  else if (changed && changed.paths.length === 1) path = projectRelative(changed.paths[0]!, workdir);
+  // Before: the last snapshot before it started. Calls that finished between the two snapshots
+  // changed files in the same window: those on this file (or on a file they do not name) share it.
+  const beforeAt = events.findLastIndex((e, i) => i < started && (e.type === 'sandbox.changed' || e.type === 'run.start'));
+  const startedById = new Map<string, Extract<TraceEvent, { type: 'tool.started' }>>();
   const sharedWith: string[] = [];
   for (let i = 0; i < (changed ? changedAt : events.length); i++) {
     const e = events[i]!;
-    if (e.type !== 'tool.started' || e.toolUseId === toolUseId || !DIFF_TOOLS.has(e.name) || e.agentId !== start.agentId) continue;
-    if (e.turn !== start.turn) continue;
-    const p = pathOf(e.input);
-    if (p === null || (path !== null && rel(p, workdir) === path)) sharedWith.push(e.toolUseId);
+    if (e.type === 'tool.started') startedById.set(e.toolUseId, e);
+    if (i <= beforeAt || e.type !== 'tool.result' || e.toolUseId === toolUseId || e.isError) continue;
+    const other = startedById.get(e.toolUseId);
+    if (!other || !DIFF_TOOLS.has(other.name)) continue;
+    const p = pathOf(other.input);
+    if (p === null || (path !== null && projectRelative(p, workdir) === path)) sharedWith.push(e.toolUseId);
   }
   return { path, beforeCount: started + 1, afterCount: changed ? changedAt + 1 : null, sharedWith };
 }

@@ -6,9 +6,11 @@
 import type { TraceEvent } from '../../harness/index.ts';
 import type { FilesAt } from '../state/run-controller.svelte.ts';
 import { diffRows, diffSpan, type DiffRow } from './edit-diff.ts';
+import { callStates } from './replay-turn.ts';
 
 export type EditDiff =
-  | { ok: true; path: string; rows: DiffRow[]; created: boolean; deleted: boolean; sharedWith: string[]; from: 'snapshots' | 'input' }
+  /** `from`: the two snapshots; `replay`, this call's own change within a turn of several (see replay-turn.ts); `input`, an edit's own strings. */
+  | { ok: true; path: string; rows: DiffRow[]; created: boolean; deleted: boolean; sharedWith: string[]; from: 'snapshots' | 'replay' | 'input' }
   | { ok: false; why: string };
 
 export type DiffSource = { events: readonly TraceEvent[]; workdir: string; filesAt: ((count: number) => Promise<FilesAt>) | null };
@@ -34,5 +36,10 @@ export async function loadEditDiff(src: DiffSource, toolUseId: string): Promise<
   const a = before.snapshot.files[span.path];
   const b = after.snapshot.files[span.path];
   if (a === undefined && b === undefined) return { ok: false, why: `${span.path} is in neither snapshot (too large, or outside the project)` };
+  // Several calls of the turn changed the file: replayed, each shows its own change.
+  const own = span.sharedWith.length > 0 ? callStates(src.events, toolUseId, span.sharedWith, span.path, src.workdir, a, b) : null;
+  if (own) {
+    return { ok: true, path: span.path, rows: diffRows(own.before ?? '', own.after ?? ''), created: own.before === undefined, deleted: own.after === undefined, sharedWith: [], from: 'replay' };
+  }
   return { ok: true, path: span.path, rows: diffRows(a ?? '', b ?? ''), created: a === undefined, deleted: b === undefined, sharedWith: span.sharedWith, from: 'snapshots' };
 }

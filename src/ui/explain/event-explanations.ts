@@ -5,6 +5,7 @@
  */
 import type { EventOf, TraceEventType } from '../../harness/index.ts';
 import type { GlossaryTerm } from './glossary.ts';
+import { modeSourceText } from './mode-source.ts';
 import { TEAM_EVENT_EXPLANATIONS } from './team-explanations.ts';
 
 export type EventExplanation<T extends TraceEventType> = {
@@ -249,7 +250,7 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
   'settings.read': {
     means: 'At run start the harness read the sandbox’s `.claude/settings.json` (project) and `.claude/settings.local.json` (local), as Claude Code does, and merged them with the other scopes: local over project over the scenario.',
     why: (e) =>
-      `${e.files.map((f) => (f.ok ? `${f.path} (${f.scope}: ${f.rules} rule(s), ${f.hooks} hook group(s))` : `${f.path} left out — line ${f.problems[0]?.line ?? 1}: ${f.problems[0]?.message ?? 'not valid'}`)).join('; ')}. In force, highest first: ${list(e.scopes)}.${e.mode ? ` Mode \`${e.mode}\`, from ${e.modeFrom === 'you' ? 'your choice for this run' : e.modeFrom === 'default' ? 'no scope (the default)' : `${e.modeFrom} settings`}.` : ''}${e.trusted ? '' : ' Not trusted: their hooks, allow rules and modes do not apply; deny and ask rules do.'}`,
+      `${e.files.map((f) => (f.ok ? `${f.path} (${f.scope}: ${f.rules} rule(s), ${f.hooks} hook group(s))` : `${f.path} left out — line ${f.problems[0]?.line ?? 1}: ${f.problems[0]?.message ?? 'not valid'}`)).join('; ')}. In force, highest first: ${list(e.scopes)}.${e.mode ? ` Mode \`${e.mode}\`, from ${modeSourceText(e.modeFrom)}.` : ''}${e.trusted ? '' : ' Not trusted: their hooks, allow rules and modes do not apply; deny and ask rules do.'}`,
     otherwise: 'Without it, a project’s own settings would apply in Claude Code but not here, and the same folder would behave differently headless and in the page.',
     lesson: 'layered-claude-settings',
     terms: [],

@@ -42,6 +42,11 @@ export function explainEvent(e: TraceEvent): Explained {
   return out;
 }
 
-export function explainStage(stage: StageName): StageExplanation {
-  return STAGE_EXPLANATIONS[stage];
+/**
+ * A stage's explanation; for the mode stage of a run that read its settings, `means` also says
+ * which mode was in force and the settings scope it came from.
+ */
+export function explainStage(stage: StageName, mode?: { name: string; from: string }): StageExplanation {
+  const ex = STAGE_EXPLANATIONS[stage];
+  return stage === 'mode' && mode ? { ...ex, means: `${ex.means} Here the mode is ${mode.name} — from ${mode.from}.` } : ex;
 }

@@ -5,6 +5,7 @@
  */
 import type { TraceEvent } from '../../harness/index.ts';
 import type { DecidedBy, StageDecision, StageName } from '../../harness/permissions/index.ts';
+import { modeSourceText } from '../explain/mode-source.ts';
 
 export type StageView = {
   stage: StageName;
@@ -13,6 +14,8 @@ export type StageView = {
   decidedBy?: DecidedBy;
   /** This stage ended the pipeline with the final decision. */
   deciding: boolean;
+  /** The mode stage: the mode in force and, in words, the settings scope it came from (`settings.read`). */
+  mode?: { name: string; from: string };
 };
 
 export type CallPermission = {
@@ -33,14 +36,20 @@ export function derivePermissions(events: readonly TraceEvent[]): Map<string, Ca
     if (!p) out.set(id, (p = { stages: [] }));
     return p;
   };
+  // The mode each agent's run read at its start (only the run that read settings knows its source).
+  const modes = new Map<string, { name: string; from: string }>();
   for (const e of events) {
-    if (e.type === 'permission.stage') {
+    if (e.type === 'settings.read') {
+      if (e.mode) modes.set(e.agentId, { name: e.mode, from: modeSourceText(e.modeFrom) });
+    } else if (e.type === 'permission.stage') {
+      const mode = e.stage === 'mode' ? modes.get(e.agentId) : undefined;
       get(e.toolUseId).stages.push({
         stage: e.stage,
         decision: e.decision,
         reason: e.reason,
         ...(e.decidedBy ? { decidedBy: e.decidedBy } : {}),
         deciding: false,
+        ...(mode ? { mode } : {}),
       });
     } else if (e.type === 'permission.prompt') {
       get(e.toolUseId).prompt = { reason: e.reason, suggestions: e.suggestions };

@@ -69,6 +69,19 @@ export async function headOid(ctx: RepoCtx): Promise<string | null> {
   }
 }
 
+/** The commit a branch, tag, `HEAD` or (short) commit id names, or null when it names none. */
+export async function revOid(ctx: RepoCtx, rev: string): Promise<string | null> {
+  try {
+    return await ctx.git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: rev });
+  } catch {
+    try {
+      return await ctx.git.expandOid({ fs: ctx.fs, dir: ctx.dir, oid: rev });
+    } catch {
+      return null;
+    }
+  }
+}
+
 /** The author for a commit: env, then repo config, then ~/.gitconfig, then a default. */
 export async function author(ctx: RepoCtx): Promise<{ name: string; email: string }> {
   const fromConfig = async (key: string) => ((await ctx.git.getConfig({ fs: ctx.fs, dir: ctx.dir, path: key })) as string | undefined) ?? undefined;

@@ -3,8 +3,8 @@
  * the commands about where HEAD points and how the repository is set up.
  */
 import type { GitCtx, GitResult, RepoCtx } from './context.ts';
-import { currentBranch, fatal, globalConfigPath, headOid, ok, readGlobalConfig, repoPath, usage } from './context.ts';
-import { restoreFiles } from './staging.ts';
+import { currentBranch, fatal, globalConfigPath, headOid, ok, readGlobalConfig, repoPath, revOid, usage } from './context.ts';
+import { checkoutFilesFrom, restoreFiles } from './staging.ts';
 import { checkedOutAt } from './worktree.ts';
 import { classify, statusRows } from './status.ts';
 
@@ -71,7 +71,10 @@ export async function gitCheckout(ctx: RepoCtx, args: string[], command: 'checko
   if (command === 'checkout' && dashes >= 0) {
     const paths = args.slice(dashes + 1);
     const specs = paths.map((p) => repoPath(ctx, p) ?? p);
-    return restoreFiles(ctx, specs, paths);
+    const revs = args.slice(0, dashes).filter((a) => !a.startsWith('-'));
+    if (revs.length > 1) return usage(`git checkout takes one branch or commit before \`--' (got ${revs.join(', ')})`);
+    // `git checkout <branch|commit> -- <paths>` takes the files from there; without one, from the index.
+    return revs[0] ? checkoutFilesFrom(ctx, revs[0], specs, paths) : restoreFiles(ctx, specs, paths);
   }
   const create = args.find((a) => a === '-b' || a === '-B' || a === '-c' || a === '-C' || a === '--create');
   const rest = args.filter((a) => !a.startsWith('-'));
@@ -93,6 +96,11 @@ export async function gitCheckout(ctx: RepoCtx, args: string[], command: 'checko
     if (start) await git.checkout({ fs: ctx.fs, dir: ctx.dir, ref: target });
     else await ctx.raw.writeFile(`${ctx.gitdir}/HEAD`, `ref: refs/heads/${target}\n`);
     return { stdout: '', stderr: `Switched to a new branch '${target}'\n`, exitCode: 0 };
+  }
+  // `git checkout <branch|commit> <paths>` (no `--`): the files from there, HEAD stays.
+  if (command === 'checkout' && rest.length > 1 && (await revOid(ctx, target))) {
+    const paths = rest.slice(1);
+    return checkoutFilesFrom(ctx, target, paths.map((p) => repoPath(ctx, p) ?? p), paths);
   }
   if (!branches.includes(target)) {
     if (command === 'checkout' && (await ctx.raw.exists(`${ctx.cwd}/${target}`))) {
@@ -135,19 +143,13 @@ export async function gitRevParse(ctx: RepoCtx, args: string[]): Promise<GitResu
         out.push((await currentBranch(ctx)) ?? 'HEAD');
         continue;
       }
-      let oid: string;
-      try {
-        oid = await ctx.git.resolveRef({ fs: ctx.fs, dir: ctx.dir, ref: a });
-      } catch {
-        try {
-          oid = await ctx.git.expandOid({ fs: ctx.fs, dir: ctx.dir, oid: a });
-        } catch {
-          return {
-            stdout: `${a}\n`,
-            stderr: `fatal: ambiguous argument '${a}': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'\n`,
-            exitCode: 128,
-          };
-        }
+      const oid = await revOid(ctx, a);
+      if (!oid) {
+        return {
+          stdout: `${a}\n`,
+          stderr: `fatal: ambiguous argument '${a}': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'\n`,
+          exitCode: 128,
+        };
       }
       out.push(abbrev ? a : short ? oid.slice(0, 7) : oid);
     }

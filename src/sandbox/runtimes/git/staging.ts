@@ -4,7 +4,8 @@
  * working tree and the index.
  */
 import type { GitResult, RepoCtx } from './context.ts';
-import { fatal, headOid, inSpecs, ok, repoPath, usage } from './context.ts';
+import { fatal, headOid, inSpecs, ok, repoPath, revOid, usage } from './context.ts';
+import { treeOids } from './diff.ts';
 import { statusRows } from './status.ts';
 
 function specsOf(ctx: RepoCtx, paths: string[]): string[] | GitResult {
@@ -95,15 +96,38 @@ export async function gitRestore(ctx: RepoCtx, args: string[]): Promise<GitResul
   return restoreFiles(ctx, specs, paths);
 }
 
-/** Working-tree files back to their HEAD version (what `git checkout -- <file>` does here). */
-export async function restoreFiles(ctx: RepoCtx, specs: string[], shown: string[]): Promise<GitResult> {
-  if (!(await headOid(ctx))) return fatal(`pathspec '${shown[0]}' did not match any file(s) known to git`);
-  const tracked = (await statusRows(ctx)).filter((r) => r[1] === 1).map((r) => r[0]);
+/**
+ * `git checkout <branch|commit> -- <paths>`: the paths as that commit has them, in the working
+ * tree and the index (as git does); HEAD does not move.
+ */
+export async function checkoutFilesFrom(ctx: RepoCtx, rev: string, specs: string[], shown: string[]): Promise<GitResult> {
+  const oid = await revOid(ctx, rev);
+  if (!oid) return fatal(`invalid reference: ${rev}`);
+  const inTree = [...(await treeOids(ctx, oid)).keys()];
   for (const [i, s] of specs.entries()) {
-    if (!tracked.some((p) => inSpecs(p, [s]))) return { stdout: '', stderr: `error: pathspec '${shown[i]}' did not match any file(s) known to git\n`, exitCode: 1 };
+    if (!inTree.some((p) => inSpecs(p, [s]))) return { stdout: '', stderr: `error: pathspec '${shown[i]}' did not match any file(s) known to git\n`, exitCode: 1 };
   }
-  const filepaths = tracked.filter((p) => inSpecs(p, specs));
-  await ctx.git.checkout({ fs: ctx.fs, dir: ctx.dir, ref: 'HEAD', filepaths, force: true, noUpdateHead: true });
+  const filepaths = inTree.filter((p) => inSpecs(p, specs));
+  await ctx.git.checkout({ fs: ctx.fs, dir: ctx.dir, ref: oid, filepaths, force: true, noUpdateHead: true });
+  return ok();
+}
+
+/**
+ * `git checkout -- <paths>` / `git restore <paths>`: working-tree files back to what the index
+ * holds (the HEAD version unless something was staged since), as git does.
+ */
+export async function restoreFiles(ctx: RepoCtx, specs: string[], shown: string[]): Promise<GitResult> {
+  const staged = await treeOids(ctx, 'stage');
+  const known = [...staged.keys()];
+  for (const [i, s] of specs.entries()) {
+    if (!known.some((p) => inSpecs(p, [s]))) return { stdout: '', stderr: `error: pathspec '${shown[i]}' did not match any file(s) known to git\n`, exitCode: 1 };
+  }
+  for (const p of known.filter((k) => inSpecs(k, specs))) {
+    const { blob } = await ctx.git.readBlob({ fs: ctx.fs, dir: ctx.dir, oid: staged.get(p)! });
+    const path = `${ctx.dir}/${p}`;
+    await ctx.raw.mkdir(path.slice(0, path.lastIndexOf('/')), { recursive: true });
+    await ctx.raw.writeFile(path, blob);
+  }
   return ok();
 }
 
