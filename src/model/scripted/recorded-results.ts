@@ -29,7 +29,7 @@ const HEX_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g;
 
 /** The text of a result block, whichever shape its content has. */
 export function resultText(block: Pick<ToolResultBlock, 'content'>): string {
-  return typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('');
+  return typeof block.content === 'string' ? block.content : block.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
 
 /** Every tool result in `messages`, by tool_use id (the first one wins). */
