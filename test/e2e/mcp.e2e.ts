@@ -86,6 +86,63 @@ test('the loopback server added by URL: the model calls its tool, the call and i
   }
 });
 
+test('a server added by URL is saved: after a reload it is listed, not connected, until Connect; then a run calls its tool; Remove forgets it', async ({ page }) => {
+  allowConsoleErrors(page, /405/);
+  await openApp(page);
+  await addByUrl(page, 'lb', fixture.url);
+  await expect.poll(() => server(page, 'lb').getAttribute('data-status'), { timeout: 30_000 }).toBe('connected');
+
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  const seen = fixture.requests();
+  await page.getByTestId('tab-mcp').click();
+  const saved = server(page, 'lb');
+  await expect.poll(() => saved.getAttribute('data-status')).toBe('saved');
+  expect(await saved.getByTestId('mcp-status').textContent()).toBe('saved · not connected');
+  expect(await saved.textContent()).toContain(fixture.url);
+  expect(await saved.getByTestId('mcp-tool').count()).toBe(0);
+  // Nothing went out: a scenario loaded and the panel opened, and the server heard no request, nor was the SDK loaded.
+  await page.getByTestId('import-file').setInputFiles({ name: 'mcp.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('mcp-loopback');
+  await page.getByTestId('tab-mcp').click();
+  expect(fixture.requests()).toBe(seen);
+  const sdkLoaded = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/browser-[\w-]+\.js$/.test(e.name)));
+  expect(sdkLoaded).toBe(false);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page, '[data-testid="mcp-panel"]'), scheme).toEqual([]);
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await saved.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `/work/wt/_shots/mcpsave/mcp-saved-${scheme}-${width}.png` });
+    }
+  }
+  await page.setViewportSize({ width: 1500, height: 1300 });
+
+  await saved.getByTestId('mcp-connect').click();
+  await expect.poll(() => server(page, 'lb').getAttribute('data-status'), { timeout: 30_000 }).toBe('connected');
+  expect(fixture.requests()).toBeGreaterThan(seen);
+  expect(await server(page, 'lb').getByTestId('mcp-tool').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('mcp__lb__add')]));
+  const before = fixture.calls();
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  expect(fixture.calls()).toBe(before + 1);
+  const card = page.locator('[data-testid="tool-call"][data-tool="mcp__lb__add"]').first();
+  await expect.poll(() => card.getByTestId('tool-result').textContent()).toContain('5');
+
+  // Remove forgets it: gone now, and after a reload.
+  await page.getByTestId('tab-mcp').click();
+  await server(page, 'lb').getByTestId('mcp-remove').click();
+  await expect.poll(() => server(page, 'lb').count()).toBe(0);
+  await page.reload();
+  await page.getByTestId('tab-mcp').click();
+  await page.getByTestId('mcp-empty').waitFor();
+  expect(await server(page, 'lb').count()).toBe(0);
+});
+
 const pictureScenario = {
   ...scenario,
   id: 'mcp-picture',

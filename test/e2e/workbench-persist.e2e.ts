@@ -60,6 +60,14 @@ test('a tool defined in the editor and a golden case are back after a reload, an
   expect(await page.getByTestId('tool-source').inputValue()).toBe(SOURCE);
   const kept = page.getByTestId('golden-case');
   expect(await kept.count()).toBe(1);
+  // The "Record a call" dropdown shows the newest call of the restored session, not a blank.
+  const picker = page.getByTestId('golden-call');
+  const shown = await picker.evaluate((el) => {
+    const s = el as HTMLSelectElement;
+    return { index: s.selectedIndex, last: s.options.length - 1, text: s.selectedOptions[0]?.textContent ?? '' };
+  });
+  expect(shown.index).toBe(shown.last);
+  expect(shown.text).toContain('todo_count');
   await page.getByTestId('btn-run-golden').click();
   await expect.poll(() => kept.first().getAttribute('data-result'), { timeout: 30_000 }).toBe('pass');
   for (const scheme of ['light', 'dark'] as const) {

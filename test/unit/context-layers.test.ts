@@ -67,6 +67,21 @@ describe('budget reduction', () => {
     const refs = results(result.committed!).map(isRef);
     expect(refs).toEqual([false, true, false, false]);
   });
+
+  it('a referenced result that held images says they were cleared (only its text is kept)', async () => {
+    const msgs = history('task', [[40_000]]);
+    const block = results(msgs)[0]!;
+    const png = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: 'iVBORw0KGgo=' } };
+    block.content = [{ type: 'text', text: text(block) }, png, png];
+    const { result } = await run(msgs, quiet);
+    const ref = results(result.committed!)[0]!;
+    expect(isRef(ref)).toBe(true);
+    expect(text(ref)).toContain('[2 images cleared]');
+    expect(JSON.stringify(ref.content)).not.toContain('iVBORw0KGgo=');
+    // A result without images says nothing about images.
+    const plain = await run(history('task', [[40_000]]), quiet);
+    expect(text(results(plain.result.committed!)[0]!)).not.toContain('image');
+  });
 });
 
 describe('snip', () => {
@@ -105,6 +120,17 @@ describe('microcompact', () => {
     expect(Object.keys(result.nextState.stored)).toHaveLength(4);
     // The break is visible: the first trimmed message is where the prefix changed.
     expect(result.nextState.lastCallBrokePrefix).toBe(true);
+  });
+
+  it('an older result with an image, cleared, says "[1 image cleared]"', async () => {
+    const msgs = twelve();
+    const first = results(msgs)[0]!;
+    first.content = [{ type: 'text', text: text(first) }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }];
+    const { result } = await run(msgs, { ...quiet, microcompact: { enabled: true, keepRecent: 8, cacheAware: false } });
+    const [cleared, other] = results(result.committed!);
+    expect(isRef(cleared!)).toBe(true);
+    expect(text(cleared!)).toContain('[1 image cleared]');
+    expect(text(other!)).not.toContain('image cleared');
   });
 
   const cacheAware = { ...quiet, microcompact: { enabled: true, keepRecent: 8, cacheAware: true } };

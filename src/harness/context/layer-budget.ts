@@ -8,7 +8,7 @@ import type { ToolResultBlock } from '../messages.ts';
 import type { CompactionChange } from '../trace.ts';
 import { toolNamesById, toolResultSites, replaceToolResults, type ResultSite } from './history-shape.ts';
 import { layerEvent, type LayerInput, type LayerOutput } from './layer.ts';
-import { headLines, isReference, referenceText } from './references.ts';
+import { headLines, imagesIn, isReference, referenceText } from './references.ts';
 import type { ContextSettings } from './settings.ts';
 import type { StoredResult } from './state.ts';
 import { toolResultText } from './tokens.ts';
@@ -79,7 +79,7 @@ export function budgetLayer(input: LayerInput & { toolCaps: Readonly<Record<stri
     replacements.set(id, {
       type: 'tool_result',
       tool_use_id: id,
-      content: referenceText({ toolUseId: id, chars: text.length, originalChars: originalLength(text), preview, why }),
+      content: referenceText({ toolUseId: id, chars: text.length, originalChars: originalLength(text), images: imagesIn(site.block), preview, why }),
       ...(site.block.is_error ? { is_error: true } : {}),
     });
     changes.push({ kind: 'tool_result_ref', toolUseId: id, ...(toolName ? { toolName } : {}), messageIndex: site.messageIndex, chars: text.length, preview: headLines(text, 3, 240) });

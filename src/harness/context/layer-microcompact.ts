@@ -31,7 +31,7 @@ import type { ToolResultBlock } from '../messages.ts';
 import type { CompactionChange } from '../trace.ts';
 import { replaceToolResults, toolNamesById, toolResultSites } from './history-shape.ts';
 import { layerEvent, type LayerInput, type LayerOutput } from './layer.ts';
-import { headLines, isReference, referenceText } from './references.ts';
+import { headLines, imagesIn, isReference, referenceText } from './references.ts';
 import type { ContextState, StoredResult } from './state.ts';
 import { messageTokens, toolResultText } from './tokens.ts';
 import { originalLength } from '../util/truncate.ts';
@@ -149,7 +149,7 @@ function apply(input: LayerInput, candidates: ReturnType<typeof toolResultSites>
     replacements.set(id, {
       type: 'tool_result',
       tool_use_id: id,
-      content: referenceText({ toolUseId: id, chars: text.length, originalChars: originalLength(text), preview: headLines(text, 1, 120), why: 'an older result, cleared by microcompact' }),
+      content: referenceText({ toolUseId: id, chars: text.length, originalChars: originalLength(text), images: imagesIn(block), preview: headLines(text, 1, 120), why: 'an older result, cleared by microcompact' }),
       ...(block.is_error ? { is_error: true } : {}),
     });
     changes.push({ kind: 'tool_result_ref', toolUseId: id, ...(toolName ? { toolName } : {}), messageIndex, chars: text.length, preview: headLines(text, 3, 240) });

@@ -4,10 +4,18 @@
  * load), the servers the user added (by URL, or in-page source), and the project servers the user
  * approved. A remote URL is allowed through the page's connect-src lock by the user adding it
  * (`allowConnectOrigin`), never by a scenario.
+ *
+ * Servers added by URL are saved in this browser (`storage/mcp-servers.ts`). After a reload they
+ * are `saved`: listed, not in the registry — so neither the panel nor a run connects them (a run
+ * connects every registry server) — until the user clicks Connect. Their origins are allowed again
+ * at start-up, before a live model call can narrow the page's connect-src.
  */
 import { mcp, realClock, type Sandbox } from '../../harness/index.ts';
 import { SvelteSet } from 'svelte/reactivity';
 import { allowConnectOrigin } from '../../security/connect-lock.svelte.ts';
+import { savedRecordOf, specOfSaved, type SavedMcpServer, type SavedMcpServerStore } from '../../storage/mcp-servers.ts';
+import { LocalMcpServerStore } from '../../storage/local/mcp-server-store.ts';
+import { pageQuarantine } from '../../storage/quarantine.ts';
 
 export const IN_PAGE_TEMPLATE = `// An in-page MCP server. It runs in the isolated user-code runtime (a sandboxed worker:
 // no network, no app storage). Register tools; the harness speaks MCP to it.
@@ -36,7 +44,14 @@ export class McpSession {
   /** The last problem of an action in the panel (a bad URL, a name clash, a locked origin). */
   problem = $state<string | null>(null);
   readonly approved = new SvelteSet<string>();
+  /** Servers saved in this browser that are not connected yet (not in the registry). */
+  saved = $state<SavedMcpServer[]>([]);
   #registry: Promise<mcp.McpRegistry> | null = null;
+
+  constructor(private readonly store: SavedMcpServerStore | null = null) {
+    this.saved = store?.list() ?? [];
+    for (const s of this.saved) allowConnectOrigin(s.url);
+  }
 
   registry(): Promise<mcp.McpRegistry> {
     this.#registry ??= import('../../mcp/browser.ts').then(({ createBrowserMcpConnector }) => {
@@ -60,16 +75,33 @@ export class McpSession {
   async addRemote(name: string, url: string, transport: 'http' | 'sse'): Promise<boolean> {
     this.problem = checkName(name) ?? allowConnectOrigin(url.trim());
     if (this.problem) return false;
-    return this.#add({ name: name.trim(), transport, url: url.trim(), scope: 'user' });
+    const spec: mcp.McpServerSpec = { name: name.trim(), transport, url: url.trim(), scope: 'user' };
+    const clash = (await this.registry()).set(spec);
+    if (clash) {
+      this.problem = clash;
+      return false;
+    }
+    this.#save(spec);
+    return this.#connect(spec.name);
   }
 
   async startInPage(name: string, source: string): Promise<boolean> {
-    this.problem = checkName(name) ?? (source.trim() ? null : 'The server has no source.');
+    this.problem = checkName(name) ?? (source.trim() ? null : 'The server has no source.') ?? this.#savedClash(name.trim());
     if (this.problem) return false;
     return this.#add({ name: name.trim(), transport: 'in-page', source, scope: 'user' });
   }
 
+  /** Connects a server; a saved one joins the registry first (this is where its SDK load starts). */
   async connect(name: string): Promise<void> {
+    const saved = this.saved.find((s) => s.name === name);
+    if (saved) {
+      const clash = (await this.registry()).set(specOfSaved(saved));
+      if (clash) {
+        this.problem = clash;
+        return;
+      }
+      this.saved = this.saved.filter((s) => s !== saved);
+    }
     await (await this.registry()).connect(name);
   }
 
@@ -77,8 +109,11 @@ export class McpSession {
     await (await this.registry()).disconnect(name);
   }
 
+  /** Forgets a server: disconnected, and no longer saved in this browser. */
   async remove(name: string): Promise<void> {
-    await (await this.registry()).remove(name);
+    this.store?.forget(name);
+    this.saved = this.saved.filter((s) => s.name !== name);
+    if (this.#registry) await (await this.registry()).remove(name);
   }
 
   /** The approval prompt's "yes" for a project server: it starts at the next run. */
@@ -87,14 +122,30 @@ export class McpSession {
   }
 
   async #add(spec: mcp.McpServerSpec): Promise<boolean> {
-    const r = await this.registry();
-    const clash = r.set(spec);
+    const clash = (await this.registry()).set(spec);
     if (clash) {
       this.problem = clash;
       return false;
     }
-    await r.connect(spec.name);
-    return r.get(spec.name)?.status === 'connected';
+    return this.#connect(spec.name);
+  }
+
+  async #connect(name: string): Promise<boolean> {
+    const r = await this.registry();
+    await r.connect(name);
+    return r.get(name)?.status === 'connected';
+  }
+
+  #savedClash(name: string): string | null {
+    return this.saved.some((s) => s.name === name) ? `A saved server is named "${name}": connect or remove it, or pick another name.` : null;
+  }
+
+  /** Keeps a server added by URL for the next page load (replacing a saved one of its name). */
+  #save(spec: mcp.McpServerSpec): void {
+    this.saved = this.saved.filter((s) => s.name !== spec.name);
+    if (!this.store) return;
+    const record = savedRecordOf(spec, realClock.now());
+    this.problem = typeof record === 'string' ? record : this.store.save(record);
   }
 }
 
@@ -106,4 +157,4 @@ function checkName(name: string): string | null {
 }
 
 /** The page's one MCP session (the panel and the run controller share it). */
-export const mcpSession = new McpSession();
+export const mcpSession = new McpSession(globalThis.localStorage ? new LocalMcpServerStore(globalThis.localStorage, pageQuarantine) : null);
