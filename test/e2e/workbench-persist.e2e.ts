@@ -128,6 +128,10 @@ test('a file edited in the Files panel is back after a reload', async ({ page })
   await typeAtTopOfFile(page, '# kept across the reload\n');
   await page.keyboard.press('ControlOrMeta+s');
   await expect.poll(async () => (await rowTypes(page)).at(-1)).toBe('sandbox.changed');
+  // The row shows while the save is still writing the log; the button reads "Saving…" until the
+  // event and its snapshot are in IndexedDB. Reloading before that would lose the edit, as the
+  // button says.
+  await expect.poll(() => page.getByTestId('file-save').textContent()).not.toContain('Saving');
   await page.reload();
   await page.getByTestId('session-notice').waitFor();
   await fileEntry(page, '/home/project/calc.sh').click();

@@ -394,6 +394,9 @@ export class SessionManager {
     if (key === this.recordedWorkbench) return;
     writer.append(workbenchMarker(now, realClock.now()));
     this.recordedWorkbench = key;
+    // Written at once, not with the next run's events: a tool or golden case kept between runs must
+    // survive a reload right after it (page hide flushes too, but may be cut short).
+    void this.flush();
   }
 
   /** Wraps each run: a new conversation gets a new session; a follow-up goes to the current one. */
