@@ -4,9 +4,8 @@
  * and the call and its raw JSON-RPC show in the panel; an in-page server written in the panel runs
  * in the user-code sandbox and lists its tools; a server that is down says so. axe-clean in both themes.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { allowConsoleErrors, expect, test } from './browser.ts';
 import { openApp, runToEnd, waitForStatus } from './app.ts';
@@ -21,17 +20,6 @@ afterAll(async () => {
   await fixture.close();
 });
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Element, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document.querySelector('[data-testid="mcp-panel"]')!, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 const scenario = {
   version: 0,
@@ -91,7 +79,7 @@ test('the loopback server added by URL: the model calls its tool, the call and i
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    expect(await seriousViolations(page), scheme).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="mcp-panel"]'), scheme).toEqual([]);
     await page.getByTestId('mcp-panel').locator('section').first().screenshot({ path: `/tmp/mcp-servers-${scheme}.png` });
     await page.getByTestId('mcp-panel').locator('section').last().screenshot({ path: `/tmp/mcp-calls-${scheme}.png` });
   }
@@ -122,7 +110,7 @@ test('an in-page server written in the panel runs in the sandbox frame; a server
   await expect.poll(() => server(page, 'down').getAttribute('data-status'), { timeout: 30_000 }).toBe('failed');
   expect(await server(page, 'down').getByTestId('mcp-server-error').textContent()).toMatch(/could not be reached/);
   await page.getByTestId('mcp-panel').locator('section').first().screenshot({ path: '/tmp/mcp-servers-inpage.png' });
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, '[data-testid="mcp-panel"]')).toEqual([]);
 });
 
 test('the lesson: its .mcp.json server runs in the sandbox frame, add is called, clear_memory is hidden by the deny rule', async ({ page }) => {
