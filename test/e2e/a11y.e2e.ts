@@ -8,7 +8,6 @@ import { openApp, rows, waitForStatus } from './app.ts';
 
 const TABS = ['scenario', 'settings', 'hooks', 'tools', 'context', 'memory', 'sessions', 'stepper', 'lesson', 'course', 'merge', 'mcp'];
 
-
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe-core: no serious or critical violations on any panel (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });
