@@ -68,7 +68,7 @@ describe('joining a teammate in another tab', () => {
     expect(a.team.members.get('carol')!.state).toBe('gone');
     const read = events.find((e) => e.type === 'tool.result' && e.name === 'read_inbox');
     expect(read && 'content' in read ? read.content : '').toContain('Nobody joined as carol within 5000 ms, so carol is gone');
-    expect(deriveTeam(events)!.lanes.find((l) => l.name === 'carol')).toMatchObject({ state: 'gone', unread: 1 });
+    expect(deriveTeam(events)!.lanes.find((l) => l.name === 'carol')).toMatchObject({ state: 'gone', unread: 1, presence: 'join_timeout' });
     expect(events.at(-1)).toMatchObject({ type: 'run.end', reason: 'completed' });
 
     // A tab that opens carol's link now is told so, and stops: it never waits for a welcome that cannot come.
@@ -143,6 +143,7 @@ describe('heartbeats between tabs', () => {
     const released = events.find((e) => e.type === 'task.released');
     expect(released).toMatchObject({ owner: 'carol', taskIds: ['1'], afterMs: 1_000 });
     expect(released!.ts - lost!.ts).toBeGreaterThanOrEqual(1_000);
+    expect(deriveTeam(events)!.lanes.find((l) => l.name === 'carol')).toMatchObject({ state: 'gone', presence: 'lost', tab: 'B' });
     expect((await readTasks(a.deps.sandbox.fs, a.deps.sandbox.workdir)).tasks[0]).toMatchObject({ status: 'pending' });
     expect(events.find((e) => e.type === 'team.ended')).toMatchObject({ teammates: [{ name: 'carol', state: 'gone' }] });
   });
