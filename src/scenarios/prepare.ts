@@ -39,6 +39,7 @@ import { sandboxSettingsScopes } from './sandbox-settings-scopes.ts';
 import { agentToolPool } from '../harness/agents/pool.ts';
 import { isolatedTeammateWorkspace } from '../harness/agents/teams/workspace.ts';
 import { withTeamEnd } from '../harness/agents/teams/end.ts';
+import { DEFAULT_HEARTBEAT_MS } from '../harness/agents/teams/presence.ts';
 import type { Team } from '../harness/agents/teams/team.ts';
 import { agentLoop } from '../harness/loop/agent-loop.ts';
 import type { RunResult } from '../harness/loop/types.ts';
@@ -246,6 +247,10 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
             ...(opts.signal ? { signal: opts.signal } : {}),
             ...(scenario.settings.team?.requestTimeoutMs ? { requestTimeoutMs: scenario.settings.team.requestTimeoutMs } : {}),
             ...(scenario.settings.team?.releaseAfterMs !== undefined ? { releaseAfterMs: scenario.settings.team.releaseAfterMs } : {}),
+            ...(scenario.settings.team?.joinTimeoutMs !== undefined ? { joinTimeoutMs: scenario.settings.team.joinTimeoutMs } : {}),
+            ...(scenario.settings.team?.missedBeats !== undefined ? { missedBeats: scenario.settings.team.missedBeats } : {}),
+            // Tabs beat only once a transport is attached (the page's tab channel); headless runs never beat.
+            heartbeatMs: scenario.settings.team?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
             // A tab that only hosts a teammate of another tab's lead (`?teammate=`).
             ...(opts.teammateTab ? { hostsLead: false } : {}),
           },

@@ -53,6 +53,12 @@ export const scenarioSettingsSchema = z
         releaseAfterMs: z.number().int().min(0).max(600_000).optional(),
         /** How long a teammate has to answer the shutdown request sent when the lead's run ends. */
         endTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+        /** How long a teammate spawned `in_tab` waits for a tab to join as it (then it is gone and the lead is told). */
+        joinTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+        /** How often a tab on the team's channel says it is alive. */
+        heartbeatMs: z.number().int().min(50).max(60_000).optional(),
+        /** Heartbeats a teammate's tab may miss before the lead's tab marks it gone. */
+        missedBeats: z.number().int().min(2).max(100).optional(),
       })
       .strict()
       .optional(),

@@ -2,35 +2,17 @@
  * axe-core on every side-panel tab, with a run on screen and an event explained, in both themes:
  * no serious or critical violations (colour contrast included).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { expect, firstVisitContext, inject, test } from './browser.ts';
 import { openApp, rows, waitForStatus } from './app.ts';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TABS = ['scenario', 'settings', 'hooks', 'tools', 'context', 'memory', 'sessions', 'stepper', 'lesson', 'course', 'merge', 'mcp'];
-
-type Found = { id: string; impact: string; nodes: string[] };
-
-async function serious(page: Page): Promise<Found[]> {
-  // The app's CSP refuses inline <script> (addScriptTag); code evaluated through the DevTools
-  // protocol is exempt, so axe is installed that way.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact ?? '', nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe-core: no serious or critical violations on any panel (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await openApp(page);
-    expect(await serious(page), 'first load').toEqual([]);
+    expect(await seriousViolations(page), 'first load').toEqual([]);
     await page.getByTestId('scenario-picker').selectOption('deny-beats-allow');
     await page.getByTestId('btn-run').click();
     await waitForStatus(page, 'done');
@@ -39,7 +21,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByTestId('stage').first().click();
     for (const tab of TABS) {
       await page.getByTestId(`tab-${tab}`).click();
-      expect(await serious(page), `tab ${tab}`).toEqual([]);
+      expect(await seriousViolations(page), `tab ${tab}`).toEqual([]);
     }
   });
 }
@@ -51,9 +33,9 @@ for (const scheme of ['light', 'dark'] as const) {
       const page = await context.newPage();
       await page.goto(inject('baseUrl'));
       await page.getByTestId('guided-start').waitFor();
-      expect(await serious(page), 'guide at 1024 px').toEqual([]);
+      expect(await seriousViolations(page), 'guide at 1024 px').toEqual([]);
       await page.setViewportSize({ width: 1440, height: 900 });
-      expect(await serious(page), 'guide at 1440 px').toEqual([]);
+      expect(await seriousViolations(page), 'guide at 1440 px').toEqual([]);
     } finally {
       await context.close();
     }

@@ -4,24 +4,14 @@
  * passes, fails with a result diff after the tool is edited; the hook-regression lesson's case
  * fails with a decision diff. axe-clean in both themes.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { expect, test } from './browser.ts';
 import { openApp, selectScenario, waitForStatus } from './app.ts';
 import { toolCalls } from './safety-fixtures.ts';
 import { replaceTodoCount } from './tools-editor.ts';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/hp-tools-${name}.png`, fullPage: true });
 
@@ -102,6 +92,6 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByTestId('golden-cases').screenshot({ path: `/tmp/hp-tools-golden-cases-${scheme}.png` });
     await page.getByTestId('btn-new-tool').click();
     await shot(page, `golden-${scheme}`);
-    expect(await serious(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 }

@@ -6,24 +6,15 @@
  * the workbench tab in both themes.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { expect, test } from './browser.ts';
 import { openApp, rowTypes, runToEnd, selectScenario, stepOnce } from './app.ts';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Element, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document.querySelector('#tabpanel-workbench')!, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
 
 /** Collects CSP violations the page reports (an inline style or script xterm needed and the CSP refused). */
 async function watchCsp(page: Page): Promise<void> {
@@ -190,7 +181,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect.poll(() => page.getByTestId('terminal').getAttribute('data-loaded'), { timeout: 30_000 }).toBe('true');
     await page.getByTestId('claude-import-folder').setInputFiles(claudeFolder());
     await page.getByTestId('claude-import-result').waitFor();
-    expect(await serious(page)).toEqual([]);
+    expect(await seriousViolations(page, '#tabpanel-workbench')).toEqual([]);
     await page.screenshot({ path: `/tmp/devkit-workbench-${scheme}.png`, fullPage: true });
   });
 }

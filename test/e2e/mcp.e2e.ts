@@ -5,6 +5,7 @@
  * in the user-code sandbox and lists its tools; a server that is down says so. axe-clean in both themes.
  */
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { allowConsoleErrors, expect, test } from './browser.ts';
 import { openApp, runToEnd, waitForStatus } from './app.ts';

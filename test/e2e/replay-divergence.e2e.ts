@@ -4,9 +4,8 @@
  * matching (a marker row, every later row marked) and the tool card shows recorded vs actual.
  * Axe-clean in both themes; screenshots at desktop and phone sizes.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { expect, test } from './browser.ts';
 import { holdAtQuestions, openApp, openSettings, rows, selectScenario, waitForStatus } from './app.ts';
 import { courseLessons } from '../../src/scenarios/course.ts';
@@ -14,17 +13,8 @@ import { decodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
 import { openRecordingWithNoKey, recordDemoRun } from './live-helpers.ts';
 import { toolCalls } from './safety-fixtures.ts';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = '/work/wt/_shots/diverge';
 
-async function serious(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
 
 /** fix-a-bug with a PreToolUse hook that blocks every run of test.sh, applied in Settings, run to the end. */
 async function runBlocked(page: Page): Promise<void> {
@@ -162,7 +152,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 1440, height: 900 });
     await runBlocked(page);
     await page.getByTestId('event-diverged-marker').waitFor();
-    expect(await serious(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await toolCalls(page).first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/diverged-1440-${scheme}.png` });
     await page.getByTestId('event-diverged-marker').scrollIntoViewIfNeeded();
@@ -171,6 +161,6 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 390, height: 844 });
     await toolCalls(page).first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/diverged-390-${scheme}.png` });
-    expect(await serious(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 }

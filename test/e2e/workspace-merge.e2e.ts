@@ -5,23 +5,12 @@
  * `sandbox.changed` row, and the Files panel shows the new text); axe finds nothing serious in
  * either theme.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from './axe.ts';
 import { expect, test } from './browser.ts';
 import { fileViewerText, holdAtQuestions, openApp, rows, rowTypes, selectScenario } from './app.ts';
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function serious(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  // CSP: axe goes in through the DevTools protocol, not a <script> tag.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Element, opts: object) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document.querySelector('[data-testid="merge-view"]')!, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
-}
 
 /** The lesson, run until its question holds: right after the second merge was refused. */
 async function heldAtConflict(page: Page): Promise<void> {
@@ -86,11 +75,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByTestId('tab-merge').click();
     const conflict = page.getByTestId('merge-conflict');
     await conflict.waitFor();
-    expect(await serious(page), 'with the conflict').toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="merge-view"]'), 'with the conflict').toEqual([]);
     await conflict.getByTestId('take-edit').click();
     await conflict.getByTestId('conflict-edit').waitFor();
     expect(await conflict.getByTestId('conflict-edit').inputValue()).toContain('MODE=staging');
-    expect(await serious(page), 'editing').toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="merge-view"]'), 'editing').toEqual([]);
     await page.screenshot({ path: `/tmp/ws-merge-${scheme}.png`, fullPage: false });
   });
 }
@@ -127,7 +116,7 @@ test('git-backed workspaces: the merge view names each branch, its commit, the m
   expect(await conflict.getByTestId('conflict-current').textContent()).toContain('MODE=prod');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    expect(await serious(page), scheme).toEqual([]);
+    expect(await seriousViolations(page, '[data-testid="merge-view"]'), scheme).toEqual([]);
     for (const [w, h] of [[1440, 900], [390, 844]] as const) {
       await page.setViewportSize({ width: w, height: h });
       await page.getByTestId('tab-merge').click();

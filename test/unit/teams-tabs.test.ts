@@ -82,7 +82,9 @@ describe('a tab that joins as a teammate the lead spawned in_tab', () => {
         say('carol has left; #1 is back on the board.'),
       ],
       {},
-      { files: { 'README.md': '# notes\n' }, runtime: { workspace: isolatedTeammateWorkspace, releaseAfterMs: 1_000 } },
+      // No join timeout: the FakeClock jumps to any deadline at once, before tab B's hello could arrive
+      // (teams-presence.test.ts tests the timeout on a clock that waits).
+      { files: { 'README.md': '# notes\n' }, runtime: { workspace: isolatedTeammateWorkspace, releaseAfterMs: 1_000, joinTimeoutMs: 0 } },
     );
     const b = await teamSetup(
       [],

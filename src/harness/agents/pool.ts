@@ -19,7 +19,7 @@ export type AgentPoolOptions = {
   base: () => AnyTool[];
   runtime: Omit<SubagentRuntime, 'definitions' | 'problems' | 'tools' | 'depth'>;
   /** Present: the lead also gets the team tools (teammates get the same base tools). */
-  team?: { clock: Clock; ids: IdGen; signal?: AbortSignal } & Pick<TeamRuntime, 'requestTimeoutMs' | 'lockStaleMs' | 'lockRetryMs' | 'maxTurns' | 'workspace' | 'releaseAfterMs' | 'hostsLead'>;
+  team?: { clock: Clock; ids: IdGen; signal?: AbortSignal } & Pick<TeamRuntime, 'requestTimeoutMs' | 'lockStaleMs' | 'lockRetryMs' | 'maxTurns' | 'workspace' | 'releaseAfterMs' | 'hostsLead' | 'joinTimeoutMs' | 'heartbeatMs' | 'missedBeats'>;
 };
 
 export async function agentToolPool(opts: AgentPoolOptions): Promise<{ tools: AnyTool[]; problems: DefinitionProblem[]; team?: Team }> {

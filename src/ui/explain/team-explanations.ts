@@ -29,6 +29,24 @@ export const TEAM_EVENT_EXPLANATIONS: Pick<EventExplanations, TeamEventType> = {
     lesson: 'team-other-tab',
     terms: [],
   },
+  'teammate.join_timeout': {
+    means: 'Nobody joined in time. A teammate spawned to run in another tab waits for a tab to join as it only until the join timeout (on the Clock); then it is gone and the lead is told by mail, so the lead’s read_inbox ends instead of waiting for ever.',
+    why: (e) =>
+      e.side === 'lead'
+        ? `${e.why}. \`${e.name}\` is gone (its prompt was never read) and a message from \`team\` woke the lead: it can spawn ${e.name} again without in_tab, to run it here, or do the work itself. A tab that asks to be ${e.name} later is refused.`
+        : `The lead’s tab refused this tab: ${e.why}. Nothing runs here; close the tab, or ask the lead for a new teammate.`,
+    otherwise: 'An unanswered join is like an unanswered request: without a deadline the lead waits in read_inbox until someone presses Stop.',
+    lesson: 'team-other-tab',
+    terms: [],
+  },
+  'teammate.lost': {
+    means: 'A joined teammate’s tab stopped beating. Every tab on the team’s channel posts a heartbeat; the lead’s tab counts the beats a tab misses, and after too many it treats the teammate as gone — exactly as if its tab had said bye.',
+    why: (e) =>
+      `Tab ${e.tab} (\`${e.name}\`) beat every ${e.everyMs} ms; nothing came from it for ${e.silentMs} ms, ${e.missedBeats} beats missed. \`${e.name}\` is gone: its copy is merged as of its last offer, its claimed tasks go back to the board after the release timeout, and the lead is told by mail.`,
+    otherwise: 'A tab that crashes, freezes or is killed never says bye: without heartbeats the lead would wait for it, and its tasks stay owned, for ever.',
+    lesson: 'team-other-tab',
+    terms: [],
+  },
   'team.ended': {
     means: 'The lead’s run ended, and its team with it: every teammate was brought to a final state and every isolated copy was offered back, so nothing keeps running or stays unmerged without a word.',
     why: (e) =>

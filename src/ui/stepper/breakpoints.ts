@@ -45,6 +45,11 @@ export const EVENT_KINDS: readonly (TraceEventType | `${string}.*`)[] = [
   'agent.state',
   'task.claimed',
   'protocol.timeout',
+  // teams across tabs: a tab joined, nobody joined in time, a tab went silent; and the team's end
+  'teammate.joined',
+  'teammate.join_timeout',
+  'teammate.lost',
+  'team.ended',
   // isolated workspaces: a refused overwrite
   'workspace.conflict',
 ];

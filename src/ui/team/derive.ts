@@ -18,6 +18,8 @@ export type Lane = {
   inTab?: boolean;
   /** The tab it runs in, once one joined (seen from the lead's tab); `here` in the teammate's own tab. */
   tab?: string;
+  /** Seen from the lead's tab: nobody joined in time (`join`), or its tab went silent (`lost`). */
+  presence?: 'join_timeout' | 'lost';
 };
 export type Arrow = { id: string; from: string; to: string; type: teams.MessageType; requestId?: string; body: string; at: number };
 export type TeamPicture = { lanes: Lane[]; arrows: Arrow[]; timeouts: { requestId: string; from: string; to: string; at: number }[] };
@@ -48,6 +50,12 @@ export function deriveTeam(events: readonly TraceEvent[]): TeamPicture | null {
         l.tab = e.side === 'lead' ? e.tab : 'here';
         break;
       }
+      case 'teammate.join_timeout':
+        if (e.side === 'lead') lane(e.name).presence = 'join_timeout';
+        break;
+      case 'teammate.lost':
+        lane(e.name).presence = 'lost';
+        break;
       case 'agent.state': {
         const l = lane(e.name);
         l.state = e.to;

@@ -15,6 +15,10 @@ export function summarizeTeamEvent(e: TraceEvent): string | null {
       return e.side === 'lead'
         ? `${e.name} joined from ${e.tab} · sent a copy of ${e.files} file(s), ${e.tasks} task(s), ${e.messages} message(s)`
         : `this tab is ${e.name} · took the lead's ${e.files} file(s), ${e.tasks} task(s), ${e.messages} message(s)`;
+    case 'teammate.join_timeout':
+      return e.side === 'lead' ? `${e.name} gone · ${e.why}` : `this tab is not ${e.name} · ${clip(e.why, 70)}`;
+    case 'teammate.lost':
+      return `${e.name} lost · ${e.tab} silent ${e.silentMs} ms (${e.missedBeats} beats of ${e.everyMs} ms missed)`;
     case 'team.ended':
       return `${e.teammates.map((t) => `${t.name} ${t.state}`).join(', ')}${e.unanswered.length ? ` · no answer: ${e.unanswered.join(', ')}` : ''}${e.workspaces.length ? ` · merged ${e.workspaces.flatMap((w) => w.merged).length} file(s)` : ''}${e.workspaces.some((w) => w.conflicts.length) ? ' · conflicts in Merge' : ''}`;
     case 'agent.state':

@@ -38,6 +38,30 @@ export type TeamEventBody =
     }
   | {
       /**
+       * Nobody joined in time. In the lead's tab (`side: lead`): no tab joined as a teammate
+       * spawned `in_tab` within the join timeout, so it is gone and the lead is told by mail. In a
+       * teammate's tab (`side: teammate`): this tab asked too late and the lead's tab refused it.
+       */
+      type: 'teammate.join_timeout';
+      name: string;
+      side: 'lead' | 'teammate';
+      why: string;
+      /** The lead's join timeout (known in the lead's tab). */
+      timeoutMs?: number;
+    }
+  | {
+      /** A joined teammate's tab stopped beating (it crashed, froze or lost the channel without a `bye`): it is gone. */
+      type: 'teammate.lost';
+      name: string;
+      tab: string;
+      /** How long the lead's tab heard nothing from that tab. */
+      silentMs: number;
+      /** The interval its beats announced. */
+      everyMs: number;
+      missedBeats: number;
+    }
+  | {
+      /**
        * The lead's run ended and so did its team: every teammate reached a final state (asked
        * with a shutdown_request first where it was still working or in another tab), and every
        * isolated copy was offered back. Nothing is left running or unmerged without a word.

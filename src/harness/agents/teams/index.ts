@@ -10,3 +10,4 @@ export { isolatedTeammateWorkspace, isolationOf, withSharedDirs, TEAM_SHARED_DIR
 export type { TeamTransport, TeamWire, OfferedFile } from './transport.ts';
 export { endTeam, withTeamEnd, DEFAULT_END_TIMEOUT_MS } from './end.ts';
 export { teammateTabRun } from './tab-run.ts';
+export { Presence, DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_HEARTBEAT_MS, DEFAULT_MISSED_BEATS } from './presence.ts';

@@ -23,7 +23,7 @@ export async function* teammateTabRun(team: Team, name: string, opts: { clock: C
   const sink: Sink = (e) => queue.pushAndWait(e, opts.signal);
   const over = async () => {
     const m = team.members.get(name);
-    return (m !== undefined && isFinal(m.state)) || team.leadGone;
+    return (m !== undefined && isFinal(m.state)) || team.leadGone || team.refused !== undefined;
   };
   const driving = (async () => {
     team.join(name);

@@ -29,6 +29,7 @@ import { applyOffer, changesAgainst, takeCopy, workingFiles, writeBoard } from '
 import { isRequest, LEAD, messageLine, RESPONSE_OF, type MessageType, type TeamMessage } from './message.ts';
 import { canMove, isFinal, type TeammateState } from './state.ts';
 import type { TeamTransport, TeamWire } from './transport.ts';
+import { DEFAULT_JOIN_TIMEOUT_MS, DEFAULT_MISSED_BEATS, Presence } from './presence.ts';
 import type { TeammateIsolation, TeammateWorkspace, WorkspaceFactory, WorkspaceOutcome } from './workspace.ts';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -50,6 +51,12 @@ export type TeamRuntime = Pick<SubagentRuntime, 'modelFor' | 'modelId' | 'maxTok
   maxTurns?: number;
   /** How long a gone teammate's claimed tasks wait before they return to the board. */
   releaseAfterMs?: number;
+  /** How long an `in_tab` teammate waits for a tab to join as it (`presence.ts`); 0: until the run ends. */
+  joinTimeoutMs?: number;
+  /** Set: this tab beats every `heartbeatMs` of the Clock while it has a transport. Absent: it does not beat. */
+  heartbeatMs?: number;
+  /** Beats a teammate's tab may miss before the lead's tab marks it gone. */
+  missedBeats?: number;
   /** False in a tab that only hosts teammates (the lead lives in another tab). Default true. */
   hostsLead?: boolean;
   /** Plugs isolated workspaces in (issue 13 §3); absent: every teammate shares the lead's sandbox. */
@@ -89,6 +96,8 @@ export type Teammate = {
   tabBase?: Record<string, string>;
   /** In the lead's tab: the paths its latest offer changed. */
   offered?: Set<string>;
+  /** Spawned `in_tab` and no tab joined yet: when it stops waiting (on the Clock). */
+  joinDeadline?: number;
   /** In its own tab: it asked the lead's tab for a task and waits for the answer. */
   claimAsked?: boolean;
   seq: number;
@@ -140,6 +149,13 @@ export class Team {
   private joining?: string;
   /** Teammate's tab: the lead's team ended (its tab closed or its run ended). */
   leadGone = false;
+  /** Teammate's tab: why the lead's tab refused this tab (it joined too late, or it was lost). */
+  refused?: string;
+  /** Lead's tab: when each other tab was last heard from, and how often it beats. */
+  private readonly presence: Presence;
+  /** Tabs already told they are refused (a lost tab's beats are answered once). */
+  private readonly refusedTabs = new Set<string>();
+  private beating?: AbortController;
   /** The run is ending: no claims, and only teammates asked to shut down are woken. */
   ending: { asked: Set<string> } | null = null;
   /** Every copy offered back so far (the end-of-run report lists them). */
@@ -153,15 +169,58 @@ export class Team {
   /** Connects this team to teammates in other tabs (ids get the tab as a prefix, so they stay unique). */
   attachTransport(transport: TeamTransport, tab: string): void {
     const off = transport.listen((w) => {
+      // Any note proves its tab alive, counted when it arrives (not when the team is next pumped).
+      this.presence.note(w.tab, this.runtime.clock.now(), w.kind === 'beat' ? w.everyMs : undefined);
+      if (w.kind === 'beat') return this.answerLostBeat(w.tab);
+      // A join that comes too late is refused at once: the lead may never be pumped again.
+      if (w.kind === 'hello' && w.join && this.refuseLateJoin(w.tab, w.name)) return;
       this.inbound.push(w);
       this.onInbound?.();
     });
     this.wire = { transport, tab, off };
+    if (this.runtime.heartbeatMs !== undefined && this.runtime.heartbeatMs > 0) this.beat(this.runtime.heartbeatMs);
+  }
+
+  /** Posts `beat` now and every `everyMs` of the Clock until the transport is detached (a crash stops it with the page). */
+  private beat(everyMs: number): void {
+    const stop = new AbortController();
+    this.beating = stop;
+    void (async () => {
+      while (this.wire && !stop.signal.aborted) {
+        this.wire.transport.post({ kind: 'beat', tab: this.wire.tab, everyMs });
+        try {
+          await this.runtime.clock.sleep(everyMs, stop.signal);
+        } catch {
+          return;
+        }
+      }
+    })();
+  }
+
+  /** Lead's tab: a tab whose teammate was marked gone still beats (it froze and came back): it is told to stop. */
+  private answerLostBeat(tab: string): void {
+    if (this.runtime.hostsLead === false || this.refusedTabs.has(tab)) return;
+    const m = [...this.members.values()].find((x) => x.remoteTab === tab && x.state === 'gone');
+    if (m) this.refuse(tab, m.name, `the lead's tab marked ${m.name} gone: ${m.lastWhy ?? 'its tab went away'}`);
+  }
+
+  /** Lead's tab: a tab asks to be a teammate that stopped waiting for one (or whose tab was lost). */
+  private refuseLateJoin(tab: string, name: string): boolean {
+    const m = this.members.get(name);
+    if (this.runtime.hostsLead === false || !m || !isFinal(m.state) || m.isolation !== 'overlay' || m.remoteTab === undefined) return false;
+    if (!this.refusedTabs.has(tab)) this.refuse(tab, name, `${name} is ${m.state}: ${m.lastWhy ?? ''}`);
+    return true;
+  }
+
+  private refuse(tab: string, name: string, why: string): void {
+    this.refusedTabs.add(tab);
+    this.wire?.transport.post({ kind: 'refused', tab: this.wire.tab, to: tab, name, why });
   }
 
   /** Says goodbye for every teammate of this tab and disconnects (a tab's `pagehide`). */
   detachTransport(): void {
     if (!this.wire) return;
+    this.beating?.abort();
     for (const m of this.members.values()) if (!m.remoteTab && !isFinal(m.state)) this.wire.transport.post({ kind: 'bye', tab: this.wire.tab, name: m.name });
     // The lead's tab leaving ends the team for the teammates in other tabs.
     if (this.runtime.hostsLead !== false) this.wire.transport.post({ kind: 'bye', tab: this.wire.tab, name: LEAD });
@@ -286,6 +345,16 @@ export class Team {
         }
         return;
       }
+      case 'refused':
+        if (w.to !== this.wire?.tab || leadHere || this.refused !== undefined) return;
+        this.refused = typeof w.why === 'string' ? w.why : 'the lead refused this tab';
+        if (this.joining === w.name) {
+          delete this.joining;
+          await sink({ type: 'teammate.join_timeout', name: w.name, side: 'teammate', why: this.refused });
+        } else await this.stop(sink, `the lead's tab refused this tab (${this.refused})`);
+        return;
+      case 'beat':
+        return;
       case 'offer': {
         const m = this.members.get(w.name);
         if (!m || m.remoteTab !== w.tab || !m.workspace || !m.tabBase || !Array.isArray(w.files)) return;
@@ -299,6 +368,7 @@ export class Team {
   /** Lead's tab: a tab joined as `m`: its copy of the tree is made here (an isolated workspace) and sent with the board and its mail. */
   private async welcome(m: Teammate, tab: string, sink: Sink): Promise<void> {
     m.remoteTab = tab;
+    delete m.joinDeadline;
     m.workspace = await this.openWorkspace(m.name, m.agentId, sink);
     const files = await workingFiles(m.workspace.sandbox.fs, m.workspace.sandbox.workdir);
     m.tabBase = files;
@@ -361,7 +431,9 @@ export class Team {
     };
   }
 
-  constructor(readonly runtime: TeamRuntime) {}
+  constructor(readonly runtime: TeamRuntime) {
+    this.presence = new Presence(runtime.missedBeats ?? DEFAULT_MISSED_BEATS);
+  }
 
   get workdir(): string {
     return this.runtime.sandbox.workdir;
@@ -506,6 +578,8 @@ export class Team {
     const m = this.remoteMember(req.name, '');
     m.autoClaim = req.autoClaim ?? false;
     m.isolation = 'overlay';
+    // 0: no join timeout (it waits until the run ends).
+    if (this.joinTimeoutMs > 0) m.joinDeadline = this.runtime.clock.now() + this.joinTimeoutMs;
     this.members.set(req.name, m);
     await sink({ type: 'teammate.spawned', name: req.name, teammateAgentId: m.agentId, prompt: req.prompt, model: this.runtime.modelId, tools: [], autoClaim: m.autoClaim, isolation: 'overlay', inTab: true });
     await sink(this.stampFor(m.agentId, { type: 'agent.state', name: req.name, from: 'new', to: 'idle', why: `waiting for a tab to join as ${req.name} (the Team tab has the link)` }));
@@ -739,10 +813,53 @@ export class Team {
     return any;
   }
 
+  get joinTimeoutMs(): number {
+    return this.runtime.joinTimeoutMs ?? DEFAULT_JOIN_TIMEOUT_MS;
+  }
+
+  /** Lead's tab: when each teammate in another tab stops being waited for (a join, or its heartbeats), on the Clock. */
+  private presenceDeadlines(): { m: Teammate; at: number; kind: 'join' | 'lost' }[] {
+    if (this.runtime.hostsLead === false) return [];
+    const out: { m: Teammate; at: number; kind: 'join' | 'lost' }[] = [];
+    for (const m of this.members.values()) {
+      if (m.remoteTab === undefined || isFinal(m.state)) continue;
+      if (m.remoteTab === '') {
+        if (m.joinDeadline !== undefined) out.push({ m, at: m.joinDeadline, kind: 'join' });
+        continue;
+      }
+      const at = this.presence.deadline(m.remoteTab);
+      if (at !== undefined) out.push({ m, at, kind: 'lost' });
+    }
+    return out;
+  }
+
+  /** Nobody joined in time, or a joined tab went silent: the teammate is gone and the lead is told by mail. */
+  private async expirePresence(now: number, sink: Sink): Promise<boolean> {
+    let any = false;
+    for (const { m, at, kind } of this.presenceDeadlines()) {
+      if (at > now) continue;
+      any = true;
+      if (kind === 'join') {
+        const why = `no tab joined as ${m.name} within ${this.joinTimeoutMs} ms`;
+        await sink(this.stampFor(m.agentId, { type: 'teammate.join_timeout', name: m.name, side: 'lead', why, timeoutMs: this.joinTimeoutMs }));
+        for (const r of [...this.requests.values()]) if (r.from === m.name || r.to === m.name) this.requests.delete(r.id);
+        await this.move(m, 'gone', `${why}; nobody read its prompt`, sink);
+        await this.notify(LEAD, `Nobody joined as ${m.name} within ${this.joinTimeoutMs} ms, so ${m.name} is gone (its prompt was never read). Spawn it again without in_tab to run it in this tab, or do its work yourself.`, sink);
+        continue;
+      }
+      const tab = m.remoteTab!;
+      const s = this.presence.silence(tab, now);
+      await sink(this.stampFor(m.agentId, { type: 'teammate.lost', name: m.name, tab, ...s }));
+      const pending = await this.goAway(m, sink, `its tab (${tab}) stopped answering: no heartbeat for ${s.silentMs} ms (${s.missedBeats} beats of ${s.everyMs} ms missed)`);
+      await this.notify(LEAD, `${m.name}'s tab (${tab}) stopped answering (no heartbeat for ${s.silentMs} ms), so ${m.name} is gone; its in-progress tasks return to the board after ${pending.afterMs} ms.`, sink);
+    }
+    return any;
+  }
+
   /** Requests past their deadline: the requester gets a `request_timeout` message. */
   private async expire(sink: Sink): Promise<boolean> {
     const now = this.runtime.clock.now();
-    let any = false;
+    let any = await this.expirePresence(now, sink);
     for (const r of [...this.releases.values()]) {
       if (r.deadline > now) continue;
       any = true;
@@ -791,7 +908,8 @@ export class Team {
       if (moved) continue;
       boundary = true;
       if (await until()) continue;
-      const timed = this.releases.size > 0 || [...this.requests.values()].some((r) => Number.isFinite(r.deadline));
+      const presence = this.presenceDeadlines().map((d) => d.at);
+      const timed = this.releases.size > 0 || presence.length > 0 || [...this.requests.values()].some((r) => Number.isFinite(r.deadline));
       // Teammates in other tabs may still answer: wait for their next note (not for time).
       if (this.remoteAlive() && !timed) {
         await this.waitForWire(signal);
@@ -800,7 +918,7 @@ export class Team {
       if (!timed) return 'quiet';
       if (await this.expire(sink)) continue;
       // Nothing can move but a request is open: let time run to its deadline (the Clock port's sleep).
-      const next = Math.min(...[...this.requests.values()].map((r) => r.deadline).filter(Number.isFinite), ...[...this.releases.values()].map((r) => r.deadline));
+      const next = Math.min(...[...this.requests.values()].map((r) => r.deadline).filter(Number.isFinite), ...[...this.releases.values()].map((r) => r.deadline), ...presence);
       try {
         const sleep = this.runtime.clock.sleep(Math.max(1, next - this.runtime.clock.now()), signal);
         // A teammate in another tab may answer before the deadline: whichever comes first.

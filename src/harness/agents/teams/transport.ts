@@ -7,7 +7,9 @@
  *
  * Contract: `post` delivers to every other listener on the same channel (not to the poster), in
  * order, at most once; `listen` returns an unsubscribe; `close` stops both. Nothing is assumed
- * about timing: a tab that closes without a `bye` is found out by whoever watches presence.
+ * about timing: a tab that dies without a `bye` (a crash, a frozen page) is found out by
+ * heartbeats — each tab posts `beat` every `everyMs` of its Clock, and the lead's tab marks a
+ * joined teammate gone when its tab missed `missedBeats` of them (`presence.ts`).
  *
  * Who owns what: the lead's tab owns the task board's lock (a teammate in another tab asks it for
  * a task with `claim`, and the answer is decided under the same lock as every local claim), and
@@ -42,9 +44,13 @@ export type TeamWire =
   /** Tasks a teammate in `tab` created or changed (its task tools): the other tabs write them to their board. */
   | { kind: 'tasks'; tab: string; name: string; tasks: Task[]; changes: string[] }
   /** A teammate's changes so far against the files it was welcomed with (after each wake-up). */
-  | { kind: 'offer'; tab: string; name: string; files: OfferedFile[] };
+  | { kind: 'offer'; tab: string; name: string; files: OfferedFile[] }
+  /** `tab` is alive and beats every `everyMs` of its Clock: the lead's tab marks its teammate gone after missed beats. */
+  | { kind: 'beat'; tab: string; everyMs: number }
+  /** The lead's tab no longer takes `to` as `name` (nobody joined in time, or it stopped hearing from that tab): `to` stops. */
+  | { kind: 'refused'; tab: string; to: string; name: string; why: string };
 
-export const WIRE_KINDS: ReadonlySet<string> = new Set(['message', 'hello', 'bye', 'state', 'invite', 'welcome', 'read', 'claim', 'claimed', 'tasks', 'offer']);
+export const WIRE_KINDS: ReadonlySet<string> = new Set(['message', 'hello', 'bye', 'state', 'invite', 'welcome', 'read', 'claim', 'claimed', 'tasks', 'offer', 'beat', 'refused']);
 
 export interface TeamTransport {
   post(wire: TeamWire): void;
