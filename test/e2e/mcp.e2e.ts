@@ -11,7 +11,6 @@ import { allowConsoleErrors, expect, test } from './browser.ts';
 import { openApp, runToEnd, waitForStatus } from './app.ts';
 import { PICTURE_PNG, startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { freePort } from './servers.ts';
-import { seriousViolations } from './axe.ts';
 import { runAnswering } from './safety-fixtures.ts';
 
 let fixture: McpFixture;
