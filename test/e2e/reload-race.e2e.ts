@@ -49,3 +49,29 @@ test('after a reload nothing can start until the last session is restored; then 
   await page.getByTestId('tab-sessions').click();
   await expect.poll(() => page.getByTestId('session-row').count()).toBe(1);
 });
+
+test('a lesson opened while the last session is restored waits for it, says so, and then opens', async ({ page }) => {
+  await runToEnd(page, 'fix-a-bug');
+  await page.addInitScript(() => {
+    if (window !== window.top) return;
+    const w = window as unknown as { __releaseRestore?: () => void };
+    const gate = new Promise<void>((resolve) => (w.__releaseRestore = resolve));
+    const real = StorageManager.prototype.estimate;
+    StorageManager.prototype.estimate = async function (this: StorageManager) {
+      await gate;
+      return real.call(this);
+    };
+  });
+  await page.reload();
+  await page.getByTestId('restoring-banner').waitFor();
+  // The click is kept, not dropped: the banner says what opens once the session is back.
+  await page.getByTestId('tab-course').click();
+  await page.locator('[data-testid="course-lesson"][data-lesson="max-tokens-recovery"] button.open').click();
+  await expect.poll(() => page.getByTestId('restoring-queued').textContent()).toContain('Max-tokens recovery');
+
+  await page.evaluate(() => (window as unknown as { __releaseRestore: () => void }).__releaseRestore());
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('max-tokens-recovery');
+  await expect.poll(() => page.getByTestId('restoring-banner').count()).toBe(0);
+  expect(await rows(page).count()).toBe(0);
+  expect(await runStatus(page)).toBe('idle');
+});

@@ -80,6 +80,9 @@ export class SessionManager {
   importError = $state<string | null>(null);
   /** Listing or opening is in progress. */
   working = $state(false);
+  /** What a click during the restore asked for (in words), done as soon as the session is back. */
+  queued = $state<string | null>(null);
+  private queuedAction: (() => void) | null = null;
 
   private writer: SessionLogWriter | null = null;
   private tracker: SnapshotTracker | null = null;
@@ -160,7 +163,26 @@ export class SessionManager {
       await this.open(last, 'resume');
     } finally {
       this.ctl.restoring = false;
+      this.runQueued();
     }
+  }
+
+  /**
+   * Does `action` now, or, while the last session is being restored, once it is on screen: a click
+   * then (a lesson opened from the guide or the Course tab) is kept, not dropped, and the banner
+   * says what waits. A later click replaces an earlier one: the person's latest choice wins.
+   */
+  afterRestore(what: string, action: () => void): void {
+    if (!this.ctl.restoring) return action();
+    this.queued = what;
+    this.queuedAction = action;
+  }
+
+  private runQueued(): void {
+    const action = this.queuedAction;
+    this.queuedAction = null;
+    this.queued = null;
+    action?.();
   }
 
   /** Re-reads the list and usage; calls during a refresh coalesce into one more (another tab's writes come in bursts). */
