@@ -149,6 +149,11 @@ export function textLine(e: TraceEvent): string | null {
       return `  ≠ replay diverged: ${e.name} (turn ${e.recordedTurn} of the recording) recorded ${e.expected.isError ? 'an error' : 'ok'} “${clip(e.expected.content, 50)}”, here ${e.actual.isError ? 'an error' : 'ok'} “${clip(e.actual.content, 50)}”`;
     case 'model.error':
       return e.retryInMs !== undefined ? `retrying in ${Math.round(e.retryInMs / 100) / 10} s: ${clip(e.error.message, 120)}` : null;
+    // A server that cannot be used, and tools left out, say why (a failed call is its tool.result line).
+    case 'mcp.error':
+      return e.phase === 'call' ? null : `mcp: server "${e.server}" not used (${e.phase}): ${clip(e.message, 200)}`;
+    case 'mcp.tools':
+      return e.skipped.length > 0 ? e.skipped.map((s) => `mcp: server "${e.server}" tool ${s.tool} left out: ${clip(s.reason, 160)}`).join('\n') : null;
     default:
       return null;
   }

@@ -294,7 +294,7 @@ export interface UserToolRunner {
  * Contract:
  * - `connect` resolves once the initialize handshake is done, or rejects with an Error whose
  *   message says what failed in words a user can act on (refused, not found, timed out after
- *   `timeoutMs`, not an MCP server). `signal` aborts it.
+ *   `timeoutMs`, not an MCP server), on one line — never a validation dump. `signal` aborts it.
  * - `listTools` returns the raw `tools` of every `tools/list` page (the harness checks them);
  *   it rejects like `connect`.
  * - `callTool` never rejects: a transport failure, a timeout (`timeoutMs`), an abort or a

@@ -17,7 +17,7 @@ export function createMcpConnector(opts: { inPage?: OpenServerChannel } = {}): M
       if (!spec.source?.trim()) throw new Error(`in-page server "${spec.name}" has no source`);
       const transport = new MessageTransport(opts.inPage, spec.source);
       try {
-        return await connectSdk(transport, 'in-page', o);
+        return await connectSdk(transport, 'in-page', { ...o, server: spec.name });
       } catch (e) {
         // The worker's own failure (a syntax error, a throw at top level) says more than "connection closed".
         if (transport.failure) throw new Error(`the server's code failed: ${transport.failure}`, { cause: e });

@@ -20,16 +20,17 @@ export async function connectRemote(spec: mcp.McpServerSpec, opts: Opts): Promis
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${spec.url}" is not an http(s) URL`);
   const requestInit: RequestInit = spec.headers ? { headers: spec.headers } : {};
-  if (spec.transport === 'sse') return connectSdk(new SSEClientTransport(url, { requestInit }), 'sse', opts);
+  const named = { ...opts, server: spec.name };
+  if (spec.transport === 'sse') return connectSdk(new SSEClientTransport(url, { requestInit }), 'sse', named);
   try {
-    return await connectSdk(new StreamableHTTPClientTransport(url, { requestInit }), 'http', opts);
+    return await connectSdk(new StreamableHTTPClientTransport(url, { requestInit }), 'http', named);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // Only a refusal of the Streamable HTTP POST (4xx) suggests an SSE-only server; a server that
     // is down or timed out would fail the same way over SSE.
     if (!/\b4\d\d\b/.test(message)) throw e;
     try {
-      return await connectSdk(new SSEClientTransport(url, { requestInit }), 'sse', opts);
+      return await connectSdk(new SSEClientTransport(url, { requestInit }), 'sse', named);
     } catch (e2) {
       throw new Error(`Streamable HTTP was refused (${message}) and SSE failed too: ${e2 instanceof Error ? e2.message : String(e2)}`, { cause: e2 });
     }

@@ -5,6 +5,7 @@
  * produce the same ModelError, so a scenario recorded against one behaves the same on the other.
  */
 import type { ModelError } from '../harness/ports.ts';
+import { serverWaitNote } from '../harness/loop/retry-policy.ts';
 
 /**
  * Who reads the advice in an error: the app's user (fix it in Settings) or someone running the
@@ -71,15 +72,17 @@ function said(f: HttpFailure): string {
   return `(HTTP ${f.status} ${type}: ${msg})`;
 }
 
-function waitHint(ms: number | undefined): string {
-  return ms === undefined ? '' : ` The server asked to wait ${formatMs(ms)} before retrying.`;
+/** The server's `retry-after`, as asked: a fact about the error, not a promise to retry. */
+function waitNote(ms: number | undefined): string {
+  return ms === undefined ? '' : ` ${serverWaitNote(ms)}`;
 }
 
-function formatMs(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms)} ms`;
-}
-
-/** Maps an HTTP error status (and Anthropic's error body) to a ModelError. */
+/**
+ * Maps an HTTP error status (and Anthropic's error body) to a ModelError. A retryable error says
+ * what happened (and the wait the server asked for) and nothing about what comes next: whether
+ * the run waits and retries or stops is the loop's decision (`retry-policy.ts`), and the loop says
+ * it — the retry countdown, or a stop that restates the wait. One message, no contradictions.
+ */
 export function modelErrorFromHttp(f: HttpFailure): ModelError {
   const { status } = f;
   const base = { status, ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}) };
@@ -89,7 +92,7 @@ export function modelErrorFromHttp(f: HttpFailure): ModelError {
       ...base,
       kind: 'rate_limit',
       retryable: true,
-      message: `Rate limited by the API ${said(f)}.${waitHint(f.retryAfterMs)} The request will be retried.`,
+      message: `Rate limited by the API ${said(f)}.${waitNote(f.retryAfterMs)}`,
     };
   }
   if (status === 529) {
@@ -97,7 +100,7 @@ export function modelErrorFromHttp(f: HttpFailure): ModelError {
       ...base,
       kind: 'overloaded',
       retryable: true,
-      message: `The API is overloaded ${said(f)}.${waitHint(f.retryAfterMs)} Retry in a moment.`,
+      message: `The API is overloaded ${said(f)}.${waitNote(f.retryAfterMs)}`,
     };
   }
   if (status === 408) {
@@ -108,7 +111,7 @@ export function modelErrorFromHttp(f: HttpFailure): ModelError {
       ...base,
       kind: 'server',
       retryable: true,
-      message: `The API had a server error ${said(f)}.${waitHint(f.retryAfterMs)} Retry in a moment.`,
+      message: `The API had a server error ${said(f)}.${waitNote(f.retryAfterMs)}`,
     };
   }
   if (status === 401) {

@@ -215,7 +215,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         })
       : undefined;
 
-  const mcpRun = await prepareMcp(opts.mcp, { scenario, sandbox, trusted: opts.trusted ?? false, settingsScopes: opts.settingsScopes ?? [], now: () => clock.now(), ...(opts.signal ? { signal: opts.signal } : {}) });
+  // The approval keys (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) count from every scope, the sandbox's own files too.
+  const mcpRun = await prepareMcp(opts.mcp, { scenario, sandbox, trusted: opts.trusted ?? false, settingsScopes: scopes, now: () => clock.now(), ...(opts.signal ? { signal: opts.signal } : {}) });
   const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
   // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
   const live = opts.model;

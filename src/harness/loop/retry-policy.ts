@@ -30,17 +30,24 @@ export function planRetry(error: ModelError, retriesSoFar: number, budgets: Loop
   if (!error.retryable || retriesSoFar >= budget) return { kind: 'give_up' };
   if (error.retryAfterMs !== undefined && error.retryAfterMs > budgets.maxRetryAfterMs) {
     const asked = formatWait(error.retryAfterMs);
+    // The client's note of the wait is restated here with what the run does about it: say it once.
+    const fault = error.message.replace(` ${serverWaitNote(error.retryAfterMs)}`, '');
     return {
       kind: 'too_long',
       error: {
         ...error,
         retryable: false,
-        message: `${error.message} The server asked to wait ${asked} before retrying — longer than the ${formatWait(budgets.maxRetryAfterMs)} this run waits — so the run stopped instead of idling. Try again after ${asked}, or with another key or model.`,
+        message: `${fault} The server asked to wait ${asked} before retrying — longer than the ${formatWait(budgets.maxRetryAfterMs)} this run waits — so the run stopped instead of idling. Try again after ${asked}, or with another key or model.`,
       },
     };
   }
   const cap = error.kind === 'overloaded' ? budgets.overloadedMaxBackoffMs : budgets.maxBackoffMs;
   return { kind: 'wait', delayMs: error.retryAfterMs ?? backoffMs(retriesSoFar, cap), budget };
+}
+
+/** How a model client words the server's `retry-after` in an error message (only what was asked, no promise). */
+export function serverWaitNote(ms: number): string {
+  return `The server asked to wait ${formatWait(ms)} before retrying.`;
 }
 
 /** `45 s`, `2 min 5 s`, `1 h 0 min`. */

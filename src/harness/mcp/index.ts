@@ -4,7 +4,7 @@ export { McpRegistry, type McpServerState, type McpServerStatus } from './regist
 export { readMcpJson, type McpJsonReading, type McpJsonServer, type McpJsonProblem } from './mcp-json.ts';
 export { projectServerApproval, mergeApprovalSettings, approvalSettingsOf, type McpApprovalSettings } from './project-trust.ts';
 export { syncProjectServers, MCP_JSON } from './project.ts';
-export { mcpResultToOutcome, mcpFailureOutcome } from './result.ts';
+export { mcpResultToOutcome, mcpFailureOutcome, clipLine } from './result.ts';
 export { readToolList, type NamedMcpTool } from './tool-list.ts';
 export { mcpTool, MCP_DESCRIPTION_MAX } from './mcp-tool.ts';
 export type { McpEventBody } from './events.ts';

@@ -96,11 +96,26 @@ export class McpRegistry {
     for (const s of this.list()) if (s.spec.scope === scope && !keep.has(s.spec.name)) await this.remove(s.spec.name);
   }
 
-  /** Connects every server that is not connected, blocked or already connecting (failed ones are tried again). */
+  /**
+   * Connects every server that is not connected, blocked or already connecting (failed ones are
+   * tried again). The caller's signal gets one listener for all of them, not one per server (a
+   * run's signal is shared by everything in the run; Node warns past 10 listeners).
+   */
   async connectAll(signal?: AbortSignal): Promise<void> {
-    await Promise.all(
-      [...this.#entries.keys()].filter((n) => ['idle', 'failed'].includes(this.#entries.get(n)!.state.status)).map((n) => this.connect(n, signal)),
-    );
+    const names = [...this.#entries.keys()].filter((n) => ['idle', 'failed'].includes(this.#entries.get(n)!.state.status));
+    if (!signal || names.length < 2) {
+      await Promise.all(names.map((n) => this.connect(n, signal)));
+      return;
+    }
+    const each = names.map(() => new AbortController());
+    const relay = () => each.forEach((c) => c.abort(signal.reason));
+    if (signal.aborted) relay();
+    else signal.addEventListener('abort', relay, { once: true });
+    try {
+      await Promise.all(names.map((n, i) => this.connect(n, each[i]!.signal)));
+    } finally {
+      signal.removeEventListener('abort', relay);
+    }
   }
 
   /** (Re)connects one server: handshake, then its tool list. */

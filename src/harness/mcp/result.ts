@@ -69,7 +69,7 @@ export function mcpResultToOutcome(raw: unknown, server: string): ToolOutcome & 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length ? ` at ${issue.path.join('.')}` : '';
-    return { content: `MCP server "${server}" answered with something that is not a tool result${where}: ${issue?.message ?? 'invalid'}.`, isError: true, malformed: true };
+    return { content: `MCP server "${server}" answered with something that is not a tool result${where}: ${clipLine(issue?.message ?? 'invalid')} (method tools/call).`, isError: true, malformed: true };
   }
   const r = parsed.data;
   const parts = (r.content ?? []).map(blockText);
@@ -81,5 +81,11 @@ export function mcpResultToOutcome(raw: unknown, server: string): ToolOutcome & 
 
 /** A failed call (down, timed out, JSON-RPC error) as an error result the model can read. */
 export function mcpFailureOutcome(server: string, tool: string, message: string): ToolOutcome {
-  return { content: `MCP tool ${tool} on server "${server}" failed: ${message}`, isError: true };
+  return { content: `MCP tool ${tool} on server "${server}" failed: ${clipLine(message)}`, isError: true };
+}
+
+/** What a server said, as one line of at most `max` characters: a server's dump never floods the model's context. */
+export function clipLine(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -23,6 +23,7 @@ import { WatchHub } from '../watch-hub.ts';
 import { JustBashFs } from './fs-adapter.ts';
 import { liveOutput } from './live-output.ts';
 import type { LiveOutput } from './live-output.ts';
+import { createSeqCommand } from './seq-command.ts';
 import { createStopSignal } from './stop-signal.ts';
 import type { StopSignal } from './stop-signal.ts';
 import { trackMutations } from './tracked-fs.ts';
@@ -56,12 +57,16 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
   let running: { stop: StopSignal; live: LiveOutput } | null = null;
   const bash = new Bash({
     fs,
-    customCommands: runtimeCommands({
-      fs: () => fs,
-      stopped: () => running?.stop.signal.aborted ?? false,
-      signal: () => running?.stop.signal,
-      live: () => running?.live.sink,
-    }),
+    customCommands: [
+      ...runtimeCommands({
+        fs: () => fs,
+        stopped: () => running?.stop.signal.aborted ?? false,
+        signal: () => running?.stop.signal,
+        live: () => running?.live.sink,
+      }),
+      // Keeps its output when it reaches the loop limit (just-bash's own drops it all).
+      createSeqCommand(),
+    ],
     cwd: WORKDIR,
     env: { HOME: HOME_DIR, USER: 'user', ...opts.env },
     executionLimits: { maxExecutionTimeMs: MAX_EXEC_MS, maxOutputSize: BACKEND_MAX_OUTPUT_BYTES, ...opts.limits },
