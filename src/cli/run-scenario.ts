@@ -105,6 +105,14 @@ async function liveModel(): Promise<ModelClient> {
 
 type RunPlan = { scenario: Scenario; trusted: boolean; dir?: LoadedDir };
 
+/** An untrusted document: what stays off, from every carrier (its settings, `.claude/` files, `.mcp.json`, tools), as the page's trust dialog lists it. */
+async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
+  const [{ scenarioCarriers }, { carriersAct, carrierLines }] = await Promise.all([import('../scenarios/actionable.ts'), import('../harness/trust/index.ts')]);
+  const carriers = scenarioCarriers(scenario);
+  if (!carriersAct(carriers)) return;
+  out.stderr(`${scenario.id}: untrusted (pass --trust to turn these on):\n${carrierLines(carriers).map((l) => `  ${l}\n`).join('')}`);
+}
+
 async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[]): Promise<RunResult> {
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
@@ -115,6 +123,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
   const notes = plan.dir?.notes ?? [];
   for (const n of notes) printer.note(n);
+  if (!plan.trusted) await untrustedNote(scenario, out);
   let disposeRun = async () => {};
   try {
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);

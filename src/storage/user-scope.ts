@@ -5,7 +5,7 @@
  * (quarantined, with its raw text) and not applied, never half-used.
  *
  * Trust is not stored here: what in it can act (hooks, allow rules, modes) applies only once the
- * person trusted this exact content (the trust store, keyed by `userScopeTrustKey`).
+ * person trusted this exact content for the document in use (the trust store, keyed by `userScopeTrustKey`).
  */
 import { z } from 'zod';
 import { settingsSchema } from '../harness/settings/schema.ts';
@@ -43,9 +43,14 @@ export interface UserScopeStore {
   clear(): Promise<void>;
 }
 
-/** The trust key of a user scope's content (the same settings trusted once are trusted after a reload). */
-export function userScopeTrustKey(settings: StoredUserScope['settings']): Promise<string> {
-  return documentKey({ userScope: settings });
+/**
+ * The trust key of a user scope's content *for one document* (`documentTrustKey` of the run
+ * controller): trusting a user scope while one scenario is open does not let it act in another, and
+ * trusting a document never trusts a user scope — each is its own question. The same settings
+ * trusted for the same document stay trusted after a reload.
+ */
+export function userScopeTrustKey(settings: StoredUserScope['settings'], forDocument: string): Promise<string> {
+  return documentKey({ userScope: settings, forDocument });
 }
 
 export const damagedUserScope = (problem: string) =>

@@ -59,9 +59,9 @@ describe('session.workbench records', () => {
     const text = exportSessionJsonl(log, { sessionId: 's1' });
     const back = importSessionJsonl(text);
     expect(back.ok && back.events[0]).toMatchObject({ type: 'session.workbench', workbench: { origin: 'builtin' } });
-    expect(asImportedLog(log)[0]).toMatchObject({ workbench: { origin: 'import' } });
+    expect(asImportedLog(log, { scenario: edited, origin: 'builtin' })[0]).toMatchObject({ workbench: { origin: 'import' } });
     const store = new MemorySessionStore({ clock: new FakeClock(), ids: new SequentialIds() });
-    const imported = await importSession(store, text, 'mine.jsonl');
+    const imported = await importSession(store, text, 'mine.jsonl', { scenario: edited, origin: 'builtin' });
     if (!imported.ok) throw new Error(imported.error);
     const stored = await store.load(imported.value.id);
     if (!stored.ok) throw new Error();

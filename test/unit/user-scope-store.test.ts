@@ -78,13 +78,14 @@ describe('the page\'s user scope', () => {
     expect(applied.permissions?.deny).toEqual(['Bash(rm *)']);
     expect(applied.permissions?.allow ?? []).toEqual([]);
     expect(applied.hooks ?? {}).toEqual({});
-    // Trusting another scenario changes nothing; trusting the import that brought it trusts it.
-    await page.scenarioTrusted('other');
-    expect(ctl2.userSettingsTrusted).toBe(false);
-    await page.scenarioTrusted('fix-a-bug-claude');
+    // Its own question, answered for the document in use (trusting a scenario never trusts it: test/security/user-scope-trust.test.ts).
+    await page.forDocument('doc-a');
+    await page.trust();
     expect(ctl2.userSettingsTrusted).toBe(true);
     const ctl3 = target();
-    await new UserScopeState(store, trust, ctl3).load();
+    const reloaded = new UserScopeState(store, trust, ctl3);
+    await reloaded.load();
+    await reloaded.forDocument('doc-a');
     expect(ctl3.userSettingsTrusted).toBe(true);
   });
 

@@ -23,6 +23,7 @@ import { hash53 } from '../context/hash.ts';
 import type { MessageOrigin, TraceEvent } from '../trace.ts';
 import { containsKeyShape, redactDeep } from './redact.ts';
 import type { SessionLogEvent } from './types.ts';
+import { isProjectRelativePath } from '../util/paths.ts';
 
 export type ExportOptions = {
   sessionId: string;
@@ -80,12 +81,14 @@ const messageSchema = z.object({
 });
 const metaShape = { seq: z.number().int(), ts: z.number(), agentId: z.string().min(1), turn: z.number().int().nonnegative() };
 
+/** A snapshot path: relative to the project and inside it, like every other path (an import must not write `../../home/user/x`). */
+const snapshotPath = z.string().refine(isProjectRelativePath, { error: (i) => `the path ${JSON.stringify(i.input)} leaves the project (absolute, or with "..")` });
 const snapshotDeltaSchema = z.object({
   full: z.boolean(),
-  files: z.record(z.string(), z.string()),
-  removed: z.array(z.string()),
-  dirs: z.array(z.string()).optional(),
-  skipped: z.array(z.object({ path: z.string(), size: z.number() })),
+  files: z.record(snapshotPath, z.string()),
+  removed: z.array(snapshotPath),
+  dirs: z.array(snapshotPath).optional(),
+  skipped: z.array(z.object({ path: snapshotPath, size: z.number() })),
 });
 
 /** Checks the fields replay depends on; other event types need only the common fields. */

@@ -9,6 +9,7 @@
  */
 import { hash53 } from '../context/hash.ts';
 import type { SandboxFs } from '../ports.ts';
+import { isProjectRelativePath } from '../util/paths.ts';
 import type { SandboxSnapshot, SessionLogEvent, SnapshotDelta } from './types.ts';
 
 export type SnapshotOptions = {
@@ -57,6 +58,9 @@ export async function snapshotSandbox(fs: SandboxFs, root: string, opts: Snapsho
  * skipped (too large) and skipped directories are left as they are.
  */
 export async function restoreSnapshot(fs: SandboxFs, root: string, snap: SandboxSnapshot, opts: SnapshotOptions = {}): Promise<{ written: string[]; removed: string[] }> {
+  // A stored log is outside input too: a path that would leave the project is never followed.
+  const outside = [...Object.keys(snap.files), ...snap.dirs, ...snap.skipped.map((s) => s.path)].find((p) => !isProjectRelativePath(p));
+  if (outside !== undefined) throw new Error(`the snapshot names a path outside the project (${JSON.stringify(outside)}); nothing was restored`);
   const current = await snapshotSandbox(fs, root, { ...opts, maxFileBytes: Number.MAX_SAFE_INTEGER });
   const keepSkipped = new Set(snap.skipped.map((s) => s.path));
   const wantedDirs = new Set(snap.dirs);

@@ -42,3 +42,12 @@ export function isInside(base: string, path: string): boolean {
   const p = normalizePath(path);
   return p === b || p.startsWith(b === '/' ? '/' : b + '/');
 }
+
+/**
+ * A path relative to the project that stays inside it: not empty, not absolute, no `..` segment,
+ * no NUL — the rule a scenario's files follow, applied to every path that arrives from outside
+ * (an imported session's snapshots too).
+ */
+export function isProjectRelativePath(path: string): boolean {
+  return path !== '' && !path.startsWith('/') && !path.includes('\0') && !path.split('/').includes('..');
+}

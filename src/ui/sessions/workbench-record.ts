@@ -53,9 +53,32 @@ export function latestWorkbench(log: readonly SessionLogEvent[], atSeq = log.len
   return { kind: 'none' };
 }
 
-/** An imported log's workbench records count as imported content: restored untrusted, asked about. */
-export function asImportedLog(events: readonly SessionLogEvent[]): SessionLogEvent[] {
-  return events.map((e) => (e.type === 'session.workbench' ? { ...e, workbench: { ...e.workbench, origin: 'import' } } : e));
+/**
+ * An imported log is outside content, all of it: its workbench records are re-tagged as imported,
+ * and it starts with one (the workbench in the page when it was imported, `current`, unless the
+ * file's first entry is one), marked `imported: true`. So it never opens under a built-in's trust,
+ * and `isImportedLog` knows it for good — a fork copies that first entry, and later records the page
+ * writes do not unmark it.
+ */
+export function asImportedLog(events: readonly SessionLogEvent[], current: Workbench, ts = 0): SessionLogEvent[] {
+  const tagged = events.map((e) => (e.type === 'session.workbench' ? { ...e, workbench: { ...e.workbench, origin: 'import', imported: true } } : e));
+  if (tagged[0]?.type === 'session.workbench') return tagged;
+  const first = workbenchMarker({ scenario: current.scenario, origin: 'import' }, ts);
+  return [{ ...first, workbench: { ...first.workbench, imported: true } }, ...tagged];
+}
+
+/** Whether the log came in from a file (`asImportedLog`): its sandbox files are outside content too. */
+export function isImportedLog(log: readonly SessionLogEvent[]): boolean {
+  return log.some((e) => e.type === 'session.workbench' && e.workbench.imported === true);
+}
+
+/**
+ * The workbench an imported session opens with: its scenario with the files of the session's
+ * latest snapshot folded in, as an import — so the trust question lists what those files carry
+ * (`.claude/settings.json`, `.mcp.json`, …) and nothing of them acts before the answer.
+ */
+export function importedWorkbench(scenario: Scenario, snapshotFiles: Readonly<Record<string, string>>): Workbench {
+  return { scenario: { ...scenario, files: { ...scenario.files, ...snapshotFiles } }, origin: 'import' };
 }
 
 /** What the page says about the workbench it restored (null: there was nothing to restore). */

@@ -153,8 +153,14 @@ export class RunController extends RunPuller {
   userSettings = $state.raw<Settings | null>(null);
   /** Whether what the user scope can do (hooks, allow rules, modes) applies; its deny and ask rules always do. */
   userSettingsTrusted = $state(false);
-  /** Told when the trust dialog says yes (the user scope an import brought is trusted with it). */
-  onScenarioTrusted: ((scenarioId: string) => Promise<void>) | null = null;
+  /**
+   * The key a user scope's trust is kept under for the document in use ('' while the document's
+   * own key is being worked out): a built-in by its id, anything else by its document key. A user
+   * scope trusted for one document does not act in another (`ui/workbench/user-scope.svelte.ts`).
+   */
+  get documentTrustKey(): string {
+    return this.trust.status === 'builtin' ? `builtin:${this.scenario.id}` : this.trust.documentHash;
+  }
   /** The permission context the latest run was prepared with (what-if starts from it); cleared by Reset. */
   private runPermissions: PermissionContext | null = null;
 
@@ -208,8 +214,8 @@ export class RunController extends RunPuller {
 
   /** The user answered the trust dialog. Trusting after a run has started starts afresh, so no run mixes both. */
   async answerTrust(trust: boolean): Promise<void> {
+    // Trusting the document never trusts a user scope: that is its own question (the Workbench tab).
     await this.trust.answer(trust);
-    if (trust) await this.onScenarioTrusted?.(this.scenario.id);
     if (trust && (this.events.length > 0 || this.busy)) await this.reset(undefined, { keepTrust: true });
   }
 

@@ -41,7 +41,7 @@ import type { ScenarioOrigin } from './trust-gate.svelte.ts';
 import { openedNoticeOf, type OpenedNotice } from './opened-notice.ts';
 import { SessionChannel, type SessionBroadcast } from './session-channel.ts';
 import { exportSession, importSession } from './session-transfer.ts';
-import { latestWorkbench, restoredWorkbenchText, workbenchKey, workbenchMarker, type Workbench } from '../sessions/workbench-record.ts';
+import { importedWorkbench, isImportedLog, latestWorkbench, restoredWorkbenchText, workbenchKey, workbenchMarker, type Workbench } from '../sessions/workbench-record.ts';
 import { rawText, type Quarantine } from '../../storage/quarantine.ts';
 
 export type { OpenedNotice } from './opened-notice.ts';
@@ -236,10 +236,14 @@ export class SessionManager {
       if (saved.kind === 'damaged') {
         this.opts.quarantine?.add({ store: 'session_events', key: `${id}/${saved.seq}`, sessionId: id, problem: restoredWorkbenchText(saved)!, raw: rawText(saved.raw) });
       }
-      const entry =
+      const restored =
         saved.kind === 'ok'
           ? { scenario: saved.workbench.scenario, origin: saved.workbench.origin, v1: saved.workbench.origin === 'builtin' && library?.origin === 'builtin' ? library.v1 : saved.workbench.scenario }
           : library;
+      const snap = snapshotAt(log.value);
+      // A session imported from a file is outside content, its sandbox files too: they join the
+      // document the trust question shows and keys, under the import's own origin, before anything acts.
+      const entry = isImportedLog(log.value) ? importedEntry(restored?.scenario ?? this.ctl.scenario, snap?.files ?? {}) : restored;
       this.opening = true;
       try {
         await (entry ? this.ctl.reset(entry.scenario, { origin: entry.origin, document: entry.v1 }) : this.ctl.reset());
@@ -247,7 +251,6 @@ export class SessionManager {
         this.opening = false;
       }
       const replay = replaySession(log.value);
-      const snap = snapshotAt(log.value);
       const sandbox = await this.ctl.whenSandbox();
       if (sandbox && snap) await restoreSnapshot(sandbox.fs, sandbox.workdir, snap);
       const memory = memoryTextOf(log.value);
@@ -340,7 +343,7 @@ export class SessionManager {
   /** Stores a JSONL file as a new session; a bad line is reported by its number. */
   async importJsonl(text: string, fileName: string): Promise<SessionInfo | null> {
     this.importError = null;
-    const imported = await importSession(this.store, text, fileName);
+    const imported = await importSession(this.store, text, fileName, this.workbenchNow());
     if (!imported.ok) {
       if (imported.storage) this.error = imported.error;
       else this.importError = imported.error;
@@ -491,4 +494,10 @@ export class SessionManager {
   private fail(e: SessionStoreError): void {
     this.error = e.message;
   }
+}
+
+/** An imported session opens as its own document: its workbench with the latest snapshot's files folded in (`importedWorkbench`). */
+function importedEntry(scenario: Scenario, files: Readonly<Record<string, string>>): Workbench & { v1: Scenario } {
+  const w = importedWorkbench(scenario, files);
+  return { ...w, v1: w.scenario };
 }

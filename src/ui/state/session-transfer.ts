@@ -5,7 +5,8 @@
  */
 import type { SessionInfo, SessionStore } from '../../harness/ports.ts';
 import { exportSessionJsonl, importSessionJsonl } from '../../harness/session/index.ts';
-import { asImportedLog } from '../sessions/workbench-record.ts';
+import { asImportedLog, type Workbench } from '../sessions/workbench-record.ts';
+import { openProblem } from '../sessions/open-check.ts';
 
 export type Transfer<T> = { ok: true; value: T } | { ok: false; error: string; storage?: boolean };
 
@@ -22,16 +23,22 @@ export async function exportSession(store: SessionStore, id: string, secrets: st
   }
 }
 
-/** Stores the JSONL `text` of `fileName` as a new session. `storage`: the store failed (the banner), else the file is wrong. */
-export async function importSession(store: SessionStore, text: string, fileName: string): Promise<Transfer<SessionInfo>> {
+/**
+ * Stores the JSONL `text` of `fileName` as a new session. `storage`: the store failed (the banner),
+ * else the file is wrong. `current`: the workbench in the page, which the session opens with (as an
+ * import) when the file brings none. A file that would import but could not be opened is refused here.
+ */
+export async function importSession(store: SessionStore, text: string, fileName: string, current: Workbench): Promise<Transfer<SessionInfo>> {
   const parsed = importSessionJsonl(text);
   if (!parsed.ok) return { ok: false, error: parsed.line ? `Line ${parsed.line}: ${parsed.error}` : parsed.error };
   if (parsed.events.length === 0) return { ok: false, error: `${fileName} holds no session records.` };
+  const unopenable = openProblem(parsed.events);
+  if (unopenable) return { ok: false, error: `${fileName} cannot be opened, so it was not imported: ${unopenable}` };
   const title = `Imported: ${fileName.replace(/\.jsonl?$/i, '') || 'session'}`;
   const created = await store.create({ title });
   if (!created.ok) return { ok: false, error: created.error.message, storage: true };
   // Whatever its records say, an imported session's workbench is outside content (restored untrusted).
-  const appended = await store.append(created.value.id, asImportedLog(parsed.events));
+  const appended = await store.append(created.value.id, asImportedLog(parsed.events, current, Date.now()));
   if (!appended.ok) {
     await store.delete(created.value.id);
     return { ok: false, error: appended.error.message, storage: true };

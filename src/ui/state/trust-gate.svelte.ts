@@ -1,6 +1,7 @@
 /**
  * The trust gate in the UI. A scenario that did not ship with the app (a share link, an imported
- * file) may carry hooks, allow rules or a permissive mode. Until the user trusts exactly that
+ * file) may carry hooks, allow rules or a permissive mode — in its settings or in its files
+ * (`.claude/settings*.json`, `.mcp.json`; see `harness/trust/carriers.ts`). Until the user trusts exactly that
  * content in the dialog, it runs with `trusted: false` (no hooks, no allow rules, no permissive
  * mode; deny and ask rules still apply). Trust is remembered by the hash of the WHOLE document
  * (`documentKey`: files, prompts, recorded turns, settings, memory files, skills), so the same
@@ -11,9 +12,9 @@
  * Run and Step disabled.
  */
 import type { TrustStore } from '../../harness/ports.ts';
-import { documentKey, hasActionableContent, type ActionableContent } from '../../harness/trust/index.ts';
+import { carriersAct, documentKey, type DocumentCarriers } from '../../harness/trust/index.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
-import { scenarioActionableContent } from '../../scenarios/actionable.ts';
+import { scenarioCarriers } from '../../scenarios/actionable.ts';
 
 /** Where the scenario came from: only `builtin` ships with the app. */
 export type ScenarioOrigin = 'builtin' | 'link' | 'import';
@@ -30,7 +31,8 @@ export type TrustStatus =
   /** From outside, but nothing in it acts (no hooks, allow rules or permissive mode). */
   | 'inert';
 
-export type TrustQuestion = { content: ActionableContent; key: string; label: string; origin: ScenarioOrigin };
+/** `carriers`: everything trusting would turn on — the scenario's settings and tools and what its files carry. */
+export type TrustQuestion = { carriers: DocumentCarriers; key: string; label: string; origin: ScenarioOrigin };
 
 export class TrustGate {
   status = $state<TrustStatus>('builtin');
@@ -81,8 +83,8 @@ export class TrustGate {
     }
     if (epoch !== this.epoch) return;
     this.documentHash = key;
-    const content = scenarioActionableContent(scenario);
-    if (!hasActionableContent(content)) {
+    const carriers = scenarioCarriers(scenario);
+    if (!carriersAct(carriers)) {
       this.status = 'inert';
       return;
     }
@@ -90,7 +92,7 @@ export class TrustGate {
       this.status = 'trusted';
       return;
     }
-    this.question = { content, key, label: scenario.title, origin };
+    this.question = { carriers, key, label: scenario.title, origin };
     this.status = 'asking';
   }
 
@@ -106,9 +108,9 @@ export class TrustGate {
   /** Open the dialog again for a declined scenario (to trust it after all). */
   async reconsider(scenario: Scenario): Promise<void> {
     if (this.status !== 'declined') return;
-    const content = scenarioActionableContent(scenario);
+    const carriers = scenarioCarriers(scenario);
     const key = await documentKey(this.document ?? scenario).catch(() => '');
-    this.question = { content, key, label: scenario.title, origin: this.origin };
+    this.question = { carriers, key, label: scenario.title, origin: this.origin };
     this.status = 'asking';
   }
 }

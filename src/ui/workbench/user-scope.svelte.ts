@@ -4,8 +4,10 @@
  * scope does in Claude Code — until the person clears it in the Workbench tab.
  *
  * Trust: its deny and ask rules always apply; what can act (hooks, allow rules, modes) only once
- * this exact content is trusted — by trusting the imported scenario that brought it, or with the
- * panel's Trust button. The trust store keeps the content's hash, so it stays trusted across reloads.
+ * this exact content is trusted *for the document in use*, with the panel's own Trust button.
+ * Trusting the document that brought it does not trust it (that question never showed it), and a
+ * scope trusted while one scenario is open does not act in another (`forDocument`). The trust store
+ * keeps the hash of both, so it stays trusted across reloads for that document.
  */
 import type { TrustStore } from '../../harness/ports.ts';
 import type { Settings } from '../../harness/settings/index.ts';
@@ -21,6 +23,9 @@ export class UserScopeState {
   trusted = $state(false);
   /** A damaged saved scope, or a storage failure, in words. */
   problem = $state<string | null>(null);
+  /** The trust key of the document in use ('' while unknown: nothing of the scope acts then). */
+  private document = '';
+  private epoch = 0;
 
   constructor(
     private readonly store: UserScopeStore,
@@ -57,18 +62,22 @@ export class UserScopeState {
     await this.adopt(scope);
   }
 
-  /** Trust what this scope can do (its hooks, allow rules, modes). */
+  /** Trust what this scope can do (its hooks, allow rules, modes) for the document in use. */
   async trust(): Promise<void> {
     const scope = this.scope;
-    if (!scope) return;
-    await this.trustStore.trust(await userScopeTrustKey(scope.settings), `user-scope settings (${scope.file})`).catch(() => {});
+    const doc = this.document;
+    if (!scope || !doc) return;
+    await this.trustStore.trust(await userScopeTrustKey(scope.settings, doc), `user-scope settings (${scope.file}) for one scenario`).catch(() => {});
+    if (this.scope !== scope || this.document !== doc) return;
     this.trusted = true;
     this.apply();
   }
 
-  /** The trust dialog said yes to scenario `id`: the scope it brought is trusted with it. */
-  async scenarioTrusted(id: string): Promise<void> {
-    if (this.scope?.broughtBy === id && !this.trusted) await this.trust();
+  /** Another document is in use (`key`: its trust key; '' while unknown): untrusted at once, then as stored for it. */
+  async forDocument(key: string): Promise<void> {
+    if (key === this.document) return;
+    this.document = key;
+    await this.adopt(this.scope);
   }
 
   /** Forgets the saved scope: runs from now on have no user scope. */
@@ -84,8 +93,15 @@ export class UserScopeState {
   }
 
   private async adopt(scope: StoredUserScope | null): Promise<void> {
+    const epoch = ++this.epoch;
+    const doc = this.document;
     this.scope = scope;
-    this.trusted = scope ? await this.trustStore.isTrusted(await userScopeTrustKey(scope.settings)).catch(() => false) : false;
+    // Untrusted until the store says otherwise for this document: a run never starts on a stale yes.
+    this.trusted = false;
+    this.apply();
+    const trusted = scope && doc ? await this.trustStore.isTrusted(await userScopeTrustKey(scope.settings, doc)).catch(() => false) : false;
+    if (epoch !== this.epoch) return;
+    this.trusted = trusted;
     this.apply();
   }
 
