@@ -10,12 +10,14 @@
  * for tool events, `source` for SessionStart, `trigger` for PreCompact / PostCompact; the other
  * events ignore it.
  *
- * Our tool names are lower-case (`bash`, `read`, …) while Claude Code settings say `Bash`,
- * `Read`. So that a pasted Claude Code config works, a tool is matched under both names (our
- * `bash` and its Claude Code name `Bash`); the comparison stays case-sensitive.
+ * Our tool names are lower-case (`bash`, `agent`, `todo_write`, …) while Claude Code settings say
+ * `Bash`, `Agent`, `TodoWrite`. So that a pasted Claude Code config works, a tool is matched under
+ * our name and each Claude Code name of the same tool (`permissions/tool-names.ts`: `agent` is
+ * also `Agent` and `Task`); the comparison stays case-sensitive.
  */
 import type { HookEventName } from './config.ts';
 import { compileSafeRegex } from '../util/safe-regex.ts';
+import { CLAUDE_CODE_NAMES_OF } from '../permissions/tool-names.ts';
 
 export type CompiledMatcher =
   | { ok: true; kind: 'all' | 'list' | 'regex'; test: (value: string) => boolean }
@@ -38,16 +40,6 @@ export function compileMatcher(matcher: string | undefined): CompiledMatcher {
   return { ok: false, error: `matcher ${JSON.stringify(m)} is not a valid regular expression ${why}; its hooks never run. Fix the pattern or use names separated by "|".` };
 }
 
-/** Claude Code's name for each of our tools, so Claude Code matchers find them. */
-const CLAUDE_CODE_NAMES: Record<string, string> = {
-  bash: 'Bash',
-  read: 'Read',
-  write: 'Write',
-  edit: 'Edit',
-  glob: 'Glob',
-  grep: 'Grep',
-};
-
 /** Events whose matcher is tested against the tool name. */
 const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
 
@@ -58,8 +50,7 @@ const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'Permissi
 export function matcherSubject(event: HookEventName, input: Record<string, unknown>): string[] | null {
   if (TOOL_EVENTS.has(event)) {
     const name = typeof input.tool_name === 'string' ? input.tool_name : '';
-    const alias = CLAUDE_CODE_NAMES[name];
-    return alias ? [name, alias] : [name];
+    return [name, ...(CLAUDE_CODE_NAMES_OF[name] ?? [])];
   }
   if (event === 'SessionStart') return [typeof input.source === 'string' ? input.source : ''];
   if (event === 'PreCompact' || event === 'PostCompact') return [typeof input.trigger === 'string' ? input.trigger : ''];

@@ -13,7 +13,8 @@ export type CallFacts =
   /** glob / grep: `path` is the directory or file searched. */
   | { kind: 'search'; tool: string; path: string; summary: string }
   | { kind: 'fetch'; tool: string; host?: string; summary: string }
-  | { kind: 'other'; tool: string; summary: string };
+  /** `input`: the call's fields, for rule specifiers on other tools (`Agent(Explore)`, `Skill(name)`). */
+  | { kind: 'other'; tool: string; summary: string; input?: Record<string, unknown> };
 
 function str(input: unknown, key: string): string | undefined {
   if (input === null || typeof input !== 'object') return undefined;
@@ -66,6 +67,11 @@ export function callFacts(name: string, input: unknown, cwd: string, workdir: st
       return { kind: 'fetch', tool: name, ...(host ? { host } : {}), summary: url };
     }
     default:
-      return { kind: 'other', tool: name, summary: oneLine(JSON.stringify(input ?? null)) };
+      return {
+        kind: 'other',
+        tool: name,
+        summary: oneLine(JSON.stringify(input ?? null)),
+        ...(input !== null && typeof input === 'object' ? { input: input as Record<string, unknown> } : {}),
+      };
   }
 }

@@ -77,8 +77,28 @@ function matchesPart(r: SourcedRule, part: CommandPart, workdir: string): boolea
   // A Read deny/ask also covers bash parts that read the file (observed: `cat .env`);
   // an Edit/Write deny/ask covers parts that write it (`> file`, `rm file`, `tee file`).
   if (rule.tool === 'Read') return pathRuleMatches(rule.specifier, part.readPaths, workdir);
-  if (rule.tool === 'Edit' || rule.tool === 'Write') return pathRuleMatches(rule.specifier, [...part.redirectTargets, ...part.writePaths], workdir);
+  if (rule.tool === 'Edit' || rule.tool === 'MultiEdit' || rule.tool === 'Write') return pathRuleMatches(rule.specifier, [...part.redirectTargets, ...part.writePaths], workdir);
   return false;
+}
+
+/** A call's input field, as a string, when it is one. */
+function inputString(facts: CallFacts, key: string): string | undefined {
+  const v = facts.kind === 'other' ? facts.input?.[key] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * A specifier on a tool that is not bash, a file tool or a fetch: `Agent(Explore)` names a
+ * subagent type, `Skill(name)` a skill (as in Claude Code). A specifier we cannot read on any
+ * other tool fails closed: a deny or ask covers the whole tool, an allow covers nothing.
+ */
+function otherSpecifierMatches(tool: string, spec: string, facts: CallFacts, behavior: SourcedRule['behavior']): boolean {
+  if (tool === 'Agent' || tool === 'Task') {
+    if (facts.tool !== 'agent') return behavior !== 'allow';
+    return (inputString(facts, 'subagent_type') ?? 'general-purpose') === spec;
+  }
+  if (tool === 'Skill') return inputString(facts, 'skill') === spec;
+  return behavior !== 'allow';
 }
 
 /** Whether a rule matches a call of a tool other than bash. */
@@ -97,7 +117,7 @@ function matchesCall(r: SourcedRule, facts: CallFacts, workdir: string): boolean
       if (!host) return false;
       return want.startsWith('*.') ? host.endsWith(want.slice(1)) : host === want;
     }
-    return false;
+    return otherSpecifierMatches(rule.tool, spec, facts, r.behavior);
   }
   // Read rules govern searches too (glob and grep read what they search): a Read allow lets a
   // search outside the working directory run, a Read deny of a directory refuses searching it

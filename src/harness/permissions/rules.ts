@@ -4,30 +4,16 @@
  * rule comes back with a message saying what is wrong and how to write it.
  */
 import type { PermissionRule } from './types.ts';
-
-/** Claude Code's tool names and the harness tools each one covers. `Edit` covers every file edit. */
-const TOOL_MAP: Record<string, readonly string[]> = {
-  Bash: ['bash'],
-  Read: ['read'],
-  Edit: ['edit', 'write', 'revert'],
-  Write: ['write'],
-  Glob: ['glob'],
-  Grep: ['grep'],
-  WebFetch: ['webfetch', 'web_fetch', 'WebFetch'],
-};
+import { canonicalToolName, RULE_TOOL_MAP } from './tool-names.ts';
 
 /** Rule names whose specifier is a gitignore-style path pattern. */
-export const PATH_RULE_TOOLS = new Set(['Read', 'Edit', 'Write', 'Glob', 'Grep']);
+export const PATH_RULE_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'Glob', 'Grep']);
 
-/** `bash`, `BASH` and `Bash` all mean Claude Code's `Bash`; other names are kept as written. */
-export function canonicalToolName(name: string): string {
-  for (const known of Object.keys(TOOL_MAP)) if (known.toLowerCase() === name.toLowerCase()) return known;
-  return name;
-}
+export { canonicalToolName };
 
 /** The harness tool names a rule's tool name covers (unknown names cover the tool of that exact name). */
 export function toolsCoveredBy(ruleTool: string): readonly string[] {
-  return TOOL_MAP[canonicalToolName(ruleTool)] ?? [ruleTool];
+  return RULE_TOOL_MAP[canonicalToolName(ruleTool)] ?? [ruleTool];
 }
 
 /** Whether a rule's tool part (ignoring the specifier) names this harness tool. */

@@ -5,6 +5,8 @@
  */
 import { compoundSpecParts } from '../permissions/bash-command.ts';
 import { parseRule } from '../permissions/rules.ts';
+import { toolNameWarning } from '../permissions/tool-names.ts';
+import { compileMatcher } from '../hooks/matcher.ts';
 import type { Settings } from './schema.ts';
 
 export type SettingsWarningAt = { path: (string | number)[]; message: string };
@@ -25,6 +27,8 @@ export function settingsWarnings(settings: Settings): SettingsWarningAt[] {
       if (!parsed.ok) return;
       const path = ['permissions', behavior, i];
       if (parsed.rule.tool === 'Write') out.push({ path, message: writeRuleWarning(text, behavior) });
+      const unknown = toolNameWarning(parsed.rule.tool, `"${text}"`);
+      if (unknown) out.push({ path, message: unknown });
       const parts = parsed.rule.tool === 'Bash' && parsed.rule.specifier ? compoundSpecParts(parsed.rule.specifier) : null;
       if (parts) {
         out.push({
@@ -34,11 +38,38 @@ export function settingsWarnings(settings: Settings): SettingsWarningAt[] {
       }
     });
   }
+  out.push(...hookToolNameWarnings(settings));
   if (settings.permissions?.defaultMode === 'bypassPermissions') {
     out.push({
       path: ['permissions', 'defaultMode'],
       message:
         'bypassPermissions is honoured only from user settings or a mode you pick yourself (the Mode menu, the runner\'s --permission-mode); a scenario\'s or project\'s settings cannot turn it on, so this runs in default mode.',
+    });
+  }
+  return out;
+}
+
+const TOOL_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
+
+/** Tool names in tool-event matchers (`"matcher": "Agent|Foo"`) and handlers' `if` that match none of our tools. */
+function hookToolNameWarnings(settings: Settings): SettingsWarningAt[] {
+  const out: SettingsWarningAt[] = [];
+  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+    if (!TOOL_EVENTS.has(event)) continue;
+    (groups ?? []).forEach((g, gi) => {
+      const m = (g.matcher ?? '').trim();
+      const compiled = compileMatcher(m);
+      if (compiled.ok && compiled.kind === 'list') {
+        for (const name of m.split('|').map((n) => n.trim())) {
+          const w = toolNameWarning(name, `the ${event} matcher "${m}"`);
+          if (w) out.push({ path: ['hooks', event, gi, 'matcher'], message: w });
+        }
+      }
+      g.hooks.forEach((h, hi) => {
+        const cond = 'if' in h && typeof h.if === 'string' ? parseRule(h.if) : null;
+        const w = cond?.ok ? toolNameWarning(cond.rule.tool, `"if": "${h.if}"`) : null;
+        if (w) out.push({ path: ['hooks', event, gi, 'hooks', hi, 'if'], message: w });
+      });
     });
   }
   return out;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PERMISSION_MODES, type PermissionMode } from '../../permissions/types.ts';
 import type { SandboxFs } from '../../ports.ts';
 import { formatZodIssues } from '../../tools/run-tool.ts';
+import { harnessToolNameOf } from '../../permissions/tool-names.ts';
 
 export type SubagentDefinition = {
   name: string;
@@ -52,22 +53,13 @@ export const GENERAL_PURPOSE: SubagentDefinition = {
   source: 'builtin',
 };
 
-/** Claude Code's tool names, as a definition may write them, to ours. */
-const TOOL_ALIASES: Record<string, string> = {
-  Bash: 'bash',
-  Read: 'read',
-  Write: 'write',
-  Edit: 'edit',
-  MultiEdit: 'edit',
-  Glob: 'glob',
-  Grep: 'grep',
-  TodoWrite: 'todo_write',
-  Agent: 'agent',
-  Task: 'agent',
-};
-
+/**
+ * Claude Code's tool names, as a definition may write them, to ours (`Agent` → `agent`,
+ * `TodoWrite` → `todo_write`); `Agent(worker)` names the Agent tool.
+ */
 export function toolNameOf(name: string): string {
-  return TOOL_ALIASES[name] ?? name;
+  const base = name.includes('(') ? name.slice(0, name.indexOf('(')).trim() : name;
+  return harnessToolNameOf(base);
 }
 
 const frontmatterSchema = z
