@@ -2,7 +2,7 @@
  * The headless runner's command line: parsing (a typed result, never an exit from here) and the
  * `--help` text. Exit codes are defined here too, so the help and the runner cannot disagree.
  */
-import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/types.ts';
+import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/index.ts';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

@@ -11,8 +11,8 @@
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Sandbox } from '../harness/ports.ts';
-import { parseSettings } from '../harness/settings/parse.ts';
-import type { Settings } from '../harness/settings/schema.ts';
+import { parseSettings } from '../harness/settings/index.ts';
+import type { Settings } from '../harness/settings/index.ts';
 
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 export const DEFAULT_MAX_FILE_BYTES = 1_000_000;

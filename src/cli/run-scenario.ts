@@ -15,12 +15,12 @@ import { basename, resolve } from 'node:path';
 import type { RunResult } from '../harness/index.ts';
 import type { ModelClient } from '../harness/ports.ts';
 import type { Scenario } from '../scenarios/schema.ts';
-import type { ScriptedSteer } from '../harness/agents/steering/inbox.ts';
+import type { ScriptedSteer } from '../harness/agents/index.ts';
 import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
-import { modelAliasesFromEnv } from '../harness/agents/subagents/model-alias.ts';
+import { modelAliasesFromEnv } from '../harness/agents/index.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
@@ -29,19 +29,18 @@ class UsageError extends Error {}
 const library = () => import('../scenarios/library/index.ts');
 /** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
 const engine = async () => {
-  const [harness, transcript, sandbox, prepare, migrate, schema, steering, skills, agentFeatures, toolRunner] = await Promise.all([
+  const [harness, sandbox, prepare, migrate, schema, steering, skills, agentFeatures, toolRunner] = await Promise.all([
     import('../harness/index.ts'),
-    import('../harness/loop/check-transcript.ts'),
     import('../sandbox/justbash/index.ts'),
     import('../scenarios/prepare.ts'),
     import('../scenarios/migrate.ts'),
     import('../scenarios/schema.ts'),
-    import('../harness/agents/steering/inbox.ts'),
+    import('../harness/agents/index.ts').then((m) => ({ scriptedSteering: m.scriptedSteering })),
     import('../skills-bundle/node.ts'),
     import('../scenarios/prepare-agents.ts'),
     import('../user-code/tools/node-tool-runner.ts'),
   ]);
-  return { ...harness, ...transcript, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures, ...toolRunner };
+  return { ...harness, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures, ...toolRunner };
 };
 
 /** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
@@ -90,7 +89,7 @@ async function loadSteers(path: string): Promise<ScriptedSteer[]> {
   } catch (e) {
     throw new UsageError(`cannot read the steer file ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const { parseSteerFile } = await import('../harness/agents/steering/inbox.ts');
+  const { parseSteerFile } = await import('../harness/agents/index.ts');
   const { steers, errors } = parseSteerFile(text);
   if (errors.length > 0) throw new UsageError(`${path} has lines that cannot be queued:\n  ${errors.join('\n  ')}`);
   return steers;

@@ -1,6 +1,8 @@
 /**
- * The public API of the harness. The UI, the CLI and tests import from here (and from the port
- * implementations beside the harness), never from harness internals.
+ * The public API of the harness. Code outside `src/harness/` imports from here, from the
+ * contracts beside it (`ports.ts`, `messages.ts`, `trace.ts`, `clock.ts`, `leaf-types.ts`) or from
+ * a folder's sub-entry point (`<folder>/index.ts`) — never from a folder's internals (ESLint's
+ * no-restricted-imports enforces it; unit tests are exempt, they test the internals).
  */
 export { agentLoop } from './loop/agent-loop.ts';
 export type { LoopInput, LoopDeps, LoopBudgets, RunResult } from './loop/types.ts';
@@ -27,3 +29,4 @@ export * as memory from './memory/index.ts';
 export * as agents from './agents/index.ts';
 export * as workspace from './workspace/index.ts';
 export * as mcp from './mcp/index.ts';
+export { withUserContent } from './loop/history.ts';

@@ -3,7 +3,7 @@
  * `onOutput` when the backend could not stream it while the command ran.
  */
 import type { ExecOptions, ExecResult } from '../harness/ports.ts';
-import { truncateHeadTail } from '../harness/util/truncate.ts';
+import { truncateHeadTail } from '../harness/util/index.ts';
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
 

@@ -4,9 +4,8 @@
  * `scenarioCarriers` adds what its files carry (`.claude/settings*.json`, `.mcp.json`, agents,
  * skills, commands, CLAUDE.md): the whole trust question (`harness/trust/carriers.ts`).
  */
-import { actionableContent, type ActionableContent } from '../harness/trust/trust.ts';
-import { documentCarriers, type DocumentCarriers } from '../harness/trust/carriers.ts';
-import { approvalSettingsOf } from '../harness/mcp/project-trust.ts';
+import { actionableContent, documentCarriers, type ActionableContent, type DocumentCarriers } from '../harness/trust/index.ts';
+import { approvalSettingsOf } from '../harness/mcp/index.ts';
 import { harnessSettingsOf, type Scenario } from './schema.ts';
 
 export function scenarioActionableContent(scenario: Scenario): ActionableContent {

@@ -5,7 +5,7 @@
  * UI asks: send them (the user has read what they are), or run without them (the app's default
  * system prompt, no CLAUDE.md injected).
  */
-import { MEMORY_FILE_NAME } from '../harness/memory/claude-md.ts';
+import { MEMORY_FILE_NAME } from '../harness/memory/index.ts';
 import type { Scenario } from './schema.ts';
 
 export type DocumentLiveContext = {

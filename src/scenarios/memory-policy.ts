@@ -13,7 +13,7 @@
  * Reading: every run sees the user's memories; a document's memories only in runs of that document.
  */
 import type { MemoryOrigin, MemoryStore } from '../harness/ports.ts';
-import { refusingStore, taggingStore } from '../harness/memory/origin.ts';
+import { refusingStore, taggingStore } from '../harness/memory/index.ts';
 
 /** The document a run comes from: its id, title and trust key. */
 export type RunDocument = { id: string; title: string; hash: string };

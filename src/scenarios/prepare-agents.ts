@@ -3,15 +3,15 @@
  * (built-ins + the sandbox's `.claude/skills/`, where a scenario's own skills are written) and
  * its steering inbox (the scenario's scripted messages plus the person's live queue).
  */
-import { agentTools, type AgentFeature } from '../harness/agents/tools.ts';
+import { agentTools, type AgentFeature } from '../harness/agents/index.ts';
 
 /** Every agent feature: what a live run offers, whatever the scenario opted into. */
 export const ALL_AGENT_FEATURES: AgentFeature[] = ['skills', 'tasks', 'background'];
-import { builtinSkills, mergeCatalogs, PROJECT_SKILLS_DIR, sandboxSkills, type SkillCatalog, type SkillFile } from '../harness/agents/skills/catalog.ts';
-import { combinedInbox, scriptedSteering, type SteeringInbox } from '../harness/agents/steering/inbox.ts';
-import type { LoopInput } from '../harness/loop/types.ts';
+import { builtinSkills, mergeCatalogs, PROJECT_SKILLS_DIR, sandboxSkills, type SkillCatalog, type SkillFile } from '../harness/agents/index.ts';
+import { combinedInbox, scriptedSteering, type SteeringInbox } from '../harness/agents/index.ts';
+import type { LoopInput } from '../harness/index.ts';
 import type { Sandbox } from '../harness/ports.ts';
-import type { AnyTool } from '../harness/tools/tool.ts';
+import type { AnyTool } from '../harness/tools/index.ts';
 import type { Scenario } from './schema.ts';
 
 export type PreparedAgents = {

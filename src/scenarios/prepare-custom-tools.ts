@@ -9,10 +9,10 @@
  * sees a change exactly when there is one.
  */
 import type { UserToolRunner } from '../harness/ports.ts';
-import type { AnyTool } from '../harness/tools/tool.ts';
-import { customTool } from '../harness/tools/custom/build.ts';
-import type { CustomToolDefinition } from '../harness/tools/custom/definition.ts';
-import { withExtraTools } from '../harness/tools/custom/extra-tools.ts';
+import type { AnyTool } from '../harness/tools/index.ts';
+import { customTool } from '../harness/tools/index.ts';
+import type { CustomToolDefinition } from '../harness/tools/index.ts';
+import { withExtraTools } from '../harness/tools/index.ts';
 
 export type LiveCustomTools = {
   /** The tools of the definitions as they are now (none when untrusted). */

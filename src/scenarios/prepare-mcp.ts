@@ -11,7 +11,7 @@
 import type { AnyTool, McpConnector, Sandbox, TraceEventBody } from '../harness/index.ts';
 import { mcp } from '../harness/index.ts';
 import type { Scenario } from './schema.ts';
-import type { ScopedSettings } from '../harness/settings/merge.ts';
+import type { ScopedSettings } from '../harness/settings/index.ts';
 
 export type PrepareMcpOptions = {
   /** The session's servers (the UI's); a run-local one is made from `connector` otherwise. */

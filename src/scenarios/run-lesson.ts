@@ -4,18 +4,18 @@
  * run (same history, context state and memory text). The log is what the session would store,
  * so lesson positions (log seqs) can be checked against it.
  */
-import type { RunResult } from '../harness/loop/types.ts';
+import type { RunResult } from '../harness/index.ts';
 import type { Clock, IdGen, MemoryStore, ModelClient, Sandbox, UserToolRunner } from '../harness/ports.ts';
 import type { TraceEvent } from '../harness/trace.ts';
-import { FileState } from '../harness/tools/file-state.ts';
+import { FileState } from '../harness/tools/index.ts';
 import { InMemoryMemoryStore } from '../storage/memory/memory-store.ts';
 import { toRunnableScenario } from './migrate.ts';
 import { prepareRun, runPrepared } from './prepare.ts';
 import type { ScenarioV1 } from './schema-v1.ts';
-import type { SkillFile } from '../harness/agents/skills/catalog.ts';
+import type { SkillFile } from '../harness/agents/index.ts';
 import type { McpConnector } from '../harness/ports.ts';
-import { McpRegistry } from '../harness/mcp/registry.ts';
-import { MCP_JSON } from '../harness/mcp/project.ts';
+import { McpRegistry } from '../harness/mcp/index.ts';
+import { MCP_JSON } from '../harness/mcp/index.ts';
 
 export type LessonRun = { log: TraceEvent[]; results: RunResult[] };
 

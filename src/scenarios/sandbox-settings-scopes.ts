@@ -5,8 +5,8 @@
  */
 import type { Sandbox } from '../harness/ports.ts';
 import type { TraceEventBody } from '../harness/trace.ts';
-import { readSandboxSettings } from '../harness/claude-dir/sandbox-settings.ts';
-import { SCOPE_ORDER, type ScopedSettings } from '../harness/settings/merge.ts';
+import { readSandboxSettings } from '../harness/claude-dir/index.ts';
+import { SCOPE_ORDER, type ScopedSettings } from '../harness/settings/index.ts';
 
 export type SandboxScopes = { scopes: ScopedSettings[]; event?: Extract<TraceEventBody, { type: 'settings.read' }> };
 

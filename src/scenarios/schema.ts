@@ -4,11 +4,11 @@
  */
 import { z } from 'zod';
 import { scriptedTurnSchema } from '../model/scripted/script.ts';
-import { hooksConfigSchema } from '../harness/hooks/config.ts';
-import { contextSettingsSchema } from '../harness/context/settings.ts';
-import { permissionsSettingsSchema, yamlTierRuleSchema, type Settings } from '../harness/settings/schema.ts';
-import { customToolsSchema } from '../harness/tools/custom/definition.ts';
-import { goldenCasesSchema } from '../harness/golden/case.ts';
+import { hooksConfigSchema } from '../harness/hooks/index.ts';
+import { contextSettingsSchema } from '../harness/context/index.ts';
+import { permissionsSettingsSchema, yamlTierRuleSchema, type Settings } from '../harness/settings/index.ts';
+import { customToolsSchema } from '../harness/tools/index.ts';
+import { goldenCasesSchema } from '../harness/golden/index.ts';
 
 /** Paths relative to the working directory: no absolute paths, no climbing out with `..`. */
 const filesSchema = z.record(z.string(), z.string()).superRefine((files, ctx) => {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { SkillFile, SkillFilesLoader } from '../harness/agents/skills/catalog.ts';
+import type { SkillFile, SkillFilesLoader } from '../harness/agents/index.ts';
 
 // From the sources (`src/skills-bundle/`) the folder is two levels up; from the bundled runner
 // (`dist-cli/harness.mjs`) one level up.

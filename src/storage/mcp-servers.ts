@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { mcp } from '../harness/index.ts';
-import { issuesText } from '../harness/session/validate.ts';
+import { issuesText } from '../harness/session/index.ts';
 
 const httpUrl = z
   .string()

@@ -8,9 +8,9 @@
  * person trusted this exact content for the document in use (the trust store, keyed by `userScopeTrustKey`).
  */
 import { z } from 'zod';
-import { settingsSchema } from '../harness/settings/schema.ts';
-import { documentKey } from '../harness/trust/document-key.ts';
-import { issuesText } from '../harness/session/validate.ts';
+import { settingsSchema } from '../harness/settings/index.ts';
+import { documentKey } from '../harness/trust/index.ts';
+import { issuesText } from '../harness/session/index.ts';
 
 export const userScopeSchema = z
   .object({

@@ -3,7 +3,7 @@
  * channels of one process, which the unit tests use). Notes are plain JSON; a note that is not a
  * `TeamWire` is dropped (another app on the same origin could post on the channel name).
  */
-import { WIRE_KINDS as KINDS, type TeamTransport, type TeamWire } from '../harness/agents/teams/transport.ts';
+import { WIRE_KINDS as KINDS, type TeamTransport, type TeamWire } from '../harness/agents/index.ts';
 
 function isWire(x: unknown): x is TeamWire {
   return typeof x === 'object' && x !== null && KINDS.has((x as { kind?: string }).kind ?? '') && typeof (x as { tab?: unknown }).tab === 'string';

@@ -21,3 +21,12 @@ export * from './subagents/index.ts';
 export { agentToolPool, type AgentPoolOptions } from './pool.ts';
 // Teams: long-lived teammates with mailboxes, the s10 protocol and autonomous claiming.
 export * as teams from './teams/index.ts';
+// What code outside the harness imports from this folder (its sub-entry point).
+export { type ModelAliasOverrides, modelAliasesFromEnv } from './subagents/model-alias.ts';
+export { withTeamEnd } from './teams/end.ts';
+export { type TeamEventBody } from './teams/events.ts';
+export { DEFAULT_HEARTBEAT_MS } from './teams/presence.ts';
+export { teammateTabRun } from './teams/tab-run.ts';
+export { Team } from './teams/team.ts';
+export { type TeamTransport, type TeamWire, WIRE_KINDS } from './teams/transport.ts';
+export { isolatedTeammateWorkspace } from './teams/workspace.ts';

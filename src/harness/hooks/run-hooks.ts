@@ -9,7 +9,7 @@
  */
 import type { Clock, JsHookRunner, Sandbox } from '../ports.ts';
 import type { TraceEventBody } from '../trace.ts';
-import { AsyncQueue } from '../loop/async-queue.ts';
+import { AsyncQueue } from '../util/async-queue.ts';
 import { aggregateVerdicts, type HookOutcome } from './aggregate.ts';
 import { DEFAULT_HOOK_TIMEOUT_S, type HookDefinition, type HookEventName, type HooksConfig } from './config.ts';
 import type { HookInput } from './input.ts';

@@ -13,7 +13,7 @@ import type { PermissionContext } from '../permissions/types.ts';
 import { executeToolCall, validateToolCall, type ValidatedCall } from '../tools/run-tool.ts';
 import type { AnyTool, ToolContext, ToolImage } from '../tools/tool.ts';
 import type { TraceEvent, TraceEventBody } from '../trace.ts';
-import { AsyncQueue } from './async-queue.ts';
+import { AsyncQueue } from '../util/async-queue.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { INTERRUPTED_RESULT, malformedInputResult, NOT_RUN_INTERRUPTED } from './meta-messages.ts';
 import type { MalformedToolUse } from './stream-accumulator.ts';

@@ -39,3 +39,7 @@ export function builtinTools(): AnyTool[] {
 export function findTool(tools: readonly AnyTool[], name: string): AnyTool | undefined {
   return tools.find((t) => t.name === name);
 }
+// What code outside the harness imports from this folder (its sub-entry point).
+export { type CustomToolDefinition, DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, customTool, parseCustomTool } from './custom/index.ts';
+export { customToolsSchema } from './custom/definition.ts';
+export { withExtraTools } from './custom/extra-tools.ts';

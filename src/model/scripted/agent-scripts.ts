@@ -4,7 +4,7 @@
  * started subagent gets its own scripted client over its turns, so parallel children replay
  * independently and deterministically, whatever order their calls interleave in.
  */
-import type { ChildModelRequest } from '../../harness/agents/subagents/runtime.ts';
+import type { ChildModelRequest } from '../../harness/agents/index.ts';
 import type { ModelClient } from '../../harness/ports.ts';
 import { createScriptedClient, type ScriptedClientOptions } from './client.ts';
 import type { ScriptedTurn } from './script.ts';

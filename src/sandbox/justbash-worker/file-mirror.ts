@@ -7,7 +7,7 @@
  * command (gzip output) comes back altered after a rebuild.
  */
 import { WORKDIR } from '../../harness/ports.ts';
-import { resolvePath } from '../../harness/util/paths.ts';
+import { resolvePath } from '../../harness/util/index.ts';
 
 /** One path's state after a change: its content, that it is a directory, or that it is gone. */
 export type MirrorEntry =

@@ -6,7 +6,7 @@
 import type { IFileSystem } from 'just-bash';
 import { WORKDIR } from '../../harness/ports.ts';
 import type { DirEntry, FileStat, SandboxFs } from '../../harness/ports.ts';
-import { dirname, normalizePath, resolvePath } from '../../harness/util/paths.ts';
+import { dirname, normalizePath, resolvePath } from '../../harness/util/index.ts';
 import { fsFail as fail, toFsError } from '../fs-errors.ts';
 import type { WatchHub } from '../watch-hub.ts';
 

@@ -15,7 +15,7 @@ import { Bash, InMemoryFs } from 'just-bash';
 import type { BashExecResult } from 'just-bash';
 import { HOME_DIR, WORKDIR } from '../../harness/ports.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../../harness/ports.ts';
-import { resolvePath } from '../../harness/util/paths.ts';
+import { resolvePath } from '../../harness/util/index.ts';
 import { finishExec, stopNotice } from '../exec-output.ts';
 import { shellGit } from '../git-port.ts';
 import { runtimeCommands } from '../runtimes/index.ts';

@@ -6,7 +6,7 @@
  * fails with a message saying so.
  */
 import type { Command, CommandContext, ExecResult } from 'just-bash';
-import { dirname } from '../../harness/util/paths.ts';
+import { dirname } from '../../harness/util/index.ts';
 
 type Pkg = { name?: string; version?: string; scripts?: Record<string, string> };
 

@@ -7,7 +7,7 @@
 import type { FileSystemAPI } from '@webcontainer/api';
 import type { DirEntry, FileStat, SandboxFs } from '../../harness/ports.ts';
 import { WORKDIR } from '../../harness/ports.ts';
-import { basename, dirname, resolvePath } from '../../harness/util/paths.ts';
+import { basename, dirname, resolvePath } from '../../harness/util/index.ts';
 import { fsFail, toFsError } from '../fs-errors.ts';
 import type { WatchHub } from '../watch-hub.ts';
 import { toContainerPath } from './workdir-paths.ts';

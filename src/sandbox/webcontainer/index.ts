@@ -18,7 +18,7 @@
 import type { WebContainer } from '@webcontainer/api';
 import { WORKDIR } from '../../harness/ports.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../../harness/ports.ts';
-import { resolvePath } from '../../harness/util/paths.ts';
+import { resolvePath } from '../../harness/util/index.ts';
 import { finishExec, stopNotice } from '../exec-output.ts';
 import { WatchHub } from '../watch-hub.ts';
 import { WebContainerFs } from './fs-adapter.ts';

@@ -3,7 +3,7 @@
  * absolute paths under {@link WORKDIR}. These translate between the two.
  */
 import { WORKDIR } from '../../harness/ports.ts';
-import { isInside, relativeTo, resolvePath } from '../../harness/util/paths.ts';
+import { isInside, relativeTo, resolvePath } from '../../harness/util/index.ts';
 
 /**
  * `path` (absolute, or relative to our workdir) as the workdir-relative path WebContainer's

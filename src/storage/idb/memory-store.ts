@@ -10,7 +10,7 @@
  */
 import type { IDBPDatabase } from 'idb';
 import { MemoryStoreError, type MemoryEntry, type MemoryStore } from '../../harness/ports.ts';
-import { byAge, parseEntry } from '../../harness/memory/entry.ts';
+import { byAge, parseEntry } from '../../harness/memory/index.ts';
 import { MEMORIES, openHarnessDb, type OpenOptions } from './db.ts';
 import { rawText, type Quarantine } from '../quarantine.ts';
 

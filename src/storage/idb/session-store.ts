@@ -25,10 +25,10 @@ import {
   type SessionUsage,
   type StorageEstimate,
 } from '../../harness/ports.ts';
-import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, usageOf } from '../../harness/session/store-common.ts';
-import type { SessionLogEvent } from '../../harness/session/types.ts';
+import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, usageOf } from '../../harness/session/index.ts';
+import type { SessionLogEvent } from '../../harness/session/index.ts';
 import { SESSION_EVENTS, SESSIONS, openHarnessDb, type OpenOptions } from './db.ts';
-import { checkLogEntry, checkSessionInfo } from '../../harness/session/validate.ts';
+import { checkLogEntry, checkSessionInfo } from '../../harness/session/index.ts';
 import { rawText, type Quarantine } from '../quarantine.ts';
 
 export type IdbSessionStoreOptions = Omit<OpenOptions, 'onClose'> & {

@@ -3,7 +3,7 @@
  * object. Same contract as the IndexedDB store (one shared suite tests both).
  */
 import { MemoryStoreError, type MemoryEntry, type MemoryStore } from '../../harness/ports.ts';
-import { byAge, parseEntry } from '../../harness/memory/entry.ts';
+import { byAge, parseEntry } from '../../harness/memory/index.ts';
 
 export class InMemoryMemoryStore implements MemoryStore {
   private readonly entries = new Map<string, MemoryEntry>();

@@ -24,8 +24,8 @@ import {
   quotaMessage,
   usageOf,
   type EncodedEntry,
-} from '../../harness/session/store-common.ts';
-import type { SessionLogEvent } from '../../harness/session/types.ts';
+} from '../../harness/session/index.ts';
+import type { SessionLogEvent } from '../../harness/session/index.ts';
 
 export type MemorySessionStoreOptions = {
   clock: Clock;

@@ -4,7 +4,7 @@
  * said. With a scripted model the usage numbers are themselves simulated, and the view says so.
  */
 import type { EventOf, TraceEvent } from '../../harness/index.ts';
-import { actualInputTokens, compareEstimate, type EstimateComparison } from '../../harness/context/tokens.ts';
+import { actualInputTokens, compareEstimate, type EstimateComparison } from '../../harness/context/index.ts';
 
 export type EstimateAccuracy = {
   estimate: number;

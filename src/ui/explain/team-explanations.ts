@@ -3,7 +3,7 @@
  * `EVENT_EXPLANATIONS`: a teammate, its state machine, mailboxes and their locks, the protocol's
  * timeouts, and claiming from the board.
  */
-import type { TeamEventBody } from '../../harness/agents/teams/events.ts';
+import type { TeamEventBody } from '../../harness/agents/index.ts';
 import type { EventExplanations } from './event-explanations.ts';
 
 type TeamEventType = TeamEventBody['type'];

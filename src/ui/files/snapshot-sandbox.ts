@@ -8,8 +8,8 @@
  * large) are listed but cannot be read.
  */
 import { SandboxFsError, WORKDIR, type DirEntry, type ExecResult, type FileStat, type Sandbox, type SandboxFs } from '../../harness/ports.ts';
-import type { SandboxSnapshot } from '../../harness/session/types.ts';
-import { normalizePath, relativeTo } from '../../harness/util/paths.ts';
+import type { SandboxSnapshot } from '../../harness/session/index.ts';
+import { normalizePath, relativeTo } from '../../harness/util/index.ts';
 
 /** What a refused `exec` says. */
 export const READ_ONLY_EXEC = 'read-only view of an earlier moment: step forward to the live run to run commands';

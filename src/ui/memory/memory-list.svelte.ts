@@ -5,7 +5,7 @@
  */
 import type { Clock, IdGen, MemoryEntry, MemoryStore } from '../../harness/ports.ts';
 import { realClock, randomIds } from '../../harness/clock.ts';
-import { normalizeFact } from '../../harness/memory/entry.ts';
+import { normalizeFact } from '../../harness/memory/index.ts';
 
 export class MemoryList {
   entries = $state.raw<MemoryEntry[]>([]);

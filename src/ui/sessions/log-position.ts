@@ -6,10 +6,10 @@
  * run results). A fork is made at a *log seq* (1-based position in the whole log), so an event
  * row's index must be mapped back.
  */
-import type { ContextState } from '../../harness/context/state.ts';
-import type { RunResult } from '../../harness/loop/types.ts';
-import type { ReplayedSession } from '../../harness/session/replay.ts';
-import { isSessionMarker, type SessionLogEvent } from '../../harness/session/types.ts';
+import type { ContextState } from '../../harness/context/index.ts';
+import type { RunResult } from '../../harness/index.ts';
+import type { ReplayedSession } from '../../harness/session/index.ts';
+import { isSessionMarker, type SessionLogEvent } from '../../harness/session/index.ts';
 
 /**
  * The log seq of the `index`-th (0-based) trace event of `log`, or null when the log has fewer.

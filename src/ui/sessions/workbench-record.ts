@@ -12,8 +12,8 @@
  * records say (`asImportedLog`). Pure (unit-tested in test/unit/ui-workbench-record.test.ts).
  */
 import { z } from 'zod';
-import type { SessionLogEvent } from '../../harness/session/types.ts';
-import { issuesText } from '../../harness/session/validate.ts';
+import type { SessionLogEvent } from '../../harness/session/index.ts';
+import { issuesText } from '../../harness/session/index.ts';
 import { parseScenario, type Scenario } from '../../scenarios/schema.ts';
 import type { ScenarioOrigin } from '../state/trust-gate.svelte.ts';
 

@@ -2,7 +2,7 @@
  * Adds one hook to a settings document — the composer's pure half, so the edit is testable
  * without a browser. The hook joins an existing group with the same matcher, or a new group.
  */
-import type { HookEventName } from '../../harness/hooks/config.ts';
+import type { HookEventName } from '../../harness/hooks/index.ts';
 import type { Settings } from '../../harness/settings/index.ts';
 
 /** `if`: an optional permission-rule condition (`Bash(git *)`); the hook runs only for calls it names. */

@@ -3,7 +3,7 @@
  * how a run starts, and the hooks the session manager plugs in. No state lives here.
  */
 import type { Message, ModelClient, RunResult, Sandbox, TraceEvent } from '../../harness/index.ts';
-import type { SandboxSnapshot } from '../../harness/session/types.ts';
+import type { SandboxSnapshot } from '../../harness/session/index.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';
 

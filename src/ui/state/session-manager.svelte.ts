@@ -17,8 +17,8 @@
  * tab opening it is read-only and says so, and hears about new events on a BroadcastChannel.
  */
 import { realClock } from '../../harness/clock.ts';
-import { emptyContextState } from '../../harness/context/state.ts';
-import type { RunResult } from '../../harness/loop/types.ts';
+import { emptyContextState } from '../../harness/context/index.ts';
+import type { RunResult } from '../../harness/index.ts';
 import type { SessionInfo, SessionResult, SessionStore, SessionStoreError, SessionUsage } from '../../harness/ports.ts';
 import {
   SessionLogWriter,

@@ -10,7 +10,7 @@
  * each of its turns, and the lead's tab merges it (overlaps refused) when the teammate finishes.
  */
 import { realClock } from '../../harness/clock.ts';
-import { teammateTabRun } from '../../harness/agents/teams/tab-run.ts';
+import { teammateTabRun } from '../../harness/agents/index.ts';
 import { prepareRun } from '../../scenarios/prepare.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';

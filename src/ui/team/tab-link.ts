@@ -8,7 +8,7 @@
  * Only built-in scenarios can be joined: the second tab reads the teammate's script and settings
  * from its own copy of the app, never from the link.
  */
-import type { Team } from '../../harness/agents/teams/team.ts';
+import type { Team } from '../../harness/agents/index.ts';
 import { broadcastTransport } from '../../team-transport/broadcast.ts';
 
 export type TeammateLink = { name: string; channel: string; scenario: string };

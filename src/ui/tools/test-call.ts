@@ -6,9 +6,9 @@
  */
 import { realClock, randomIds } from '../../harness/clock.ts';
 import type { Sandbox, UserToolRunner } from '../../harness/ports.ts';
-import { customTool, type CustomToolDefinition } from '../../harness/tools/custom/index.ts';
-import { FileState } from '../../harness/tools/file-state.ts';
-import { formatZodIssues } from '../../harness/tools/run-tool.ts';
+import { customTool, type CustomToolDefinition } from '../../harness/tools/index.ts';
+import { FileState } from '../../harness/tools/index.ts';
+import { formatZodIssues } from '../../harness/tools/index.ts';
 
 export type TestCallResult = { content: string; isError: boolean; changed: string[] };
 

@@ -3,7 +3,7 @@
  * (every error names its field), and saving a definition into the scenario (or deleting one).
  * Pure functions, so the editor's rules are unit-tested without a browser.
  */
-import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, parseCustomTool, type CustomToolDefinition } from '../../harness/tools/custom/index.ts';
+import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, parseCustomTool, type CustomToolDefinition } from '../../harness/tools/index.ts';
 import type { GoldenCase } from '../../harness/golden/index.ts';
 import { parseScenario, type Scenario } from '../../scenarios/schema.ts';
 

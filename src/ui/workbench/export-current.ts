@@ -3,10 +3,10 @@
  * your edits included), else the scenario's own files; their project and local settings (a file
  * that does not parse is left out and said so); the scenario's settings folded into the project's.
  */
-import { exportClaudeDir, type ClaudeDirExport } from '../../harness/claude-dir/export.ts';
-import { LOCAL_SETTINGS, PROJECT_SETTINGS } from '../../harness/claude-dir/paths.ts';
-import { parseSettings } from '../../harness/settings/parse.ts';
-import type { Settings } from '../../harness/settings/schema.ts';
+import { exportClaudeDir, type ClaudeDirExport } from '../../harness/claude-dir/index.ts';
+import { LOCAL_SETTINGS, PROJECT_SETTINGS } from '../../harness/claude-dir/index.ts';
+import { parseSettings } from '../../harness/settings/index.ts';
+import type { Settings } from '../../harness/settings/index.ts';
 import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
 
 export function exportCurrent(scenario: Scenario, files: Readonly<Record<string, string>>): ClaudeDirExport {

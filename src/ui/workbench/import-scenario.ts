@@ -5,7 +5,7 @@
  * asks before anything in it can act — exactly like an imported scenario file.
  */
 import type { Scenario } from '../../scenarios/schema.ts';
-import type { ClaudeDirImport } from '../../harness/claude-dir/load.ts';
+import type { ClaudeDirImport } from '../../harness/claude-dir/index.ts';
 
 export function scenarioWithImport(base: Scenario, imp: ClaudeDirImport, name: string): Scenario {
   return {

@@ -5,7 +5,7 @@
  * `~/.claude/` (the "my own ~/.claude folder" picker).
  */
 import type { Upload } from '../files/file-edits.ts';
-import { stripPickedRoot, USER_PREFIX } from '../../harness/claude-dir/paths.ts';
+import { stripPickedRoot, USER_PREFIX } from '../../harness/claude-dir/index.ts';
 
 const MAX_BYTES = 1_000_000;
 const SKIP = /(^|\/)(node_modules|\.git)(\/|$)/;

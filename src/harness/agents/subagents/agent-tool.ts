@@ -71,6 +71,9 @@ export function agentTool(runtime: SubagentRuntime): Tool<AgentInput> {
         message: `There is no agent type ${JSON.stringify(input.subagent_type)}. The agent types that exist are: ${names}. Use one of them, or define it in .claude/agents/<name>.md.`,
       };
     },
-    call: (input, ctx) => runChild(input, findDefinition(runtime, input.subagent_type)!, runtime, ctx),
+    call: (input, ctx) => {
+      const def = findDefinition(runtime, input.subagent_type)!;
+      return runChild(input, def, runtime, ctx, () => childTools(def, runtime));
+    },
   });
 }

@@ -9,10 +9,9 @@ import { drainInto, fireHook, type HookSiteEnv, type LoopHooks } from '../../loo
 import type { LoopDeps, LoopInput, RunResult } from '../../loop/types.ts';
 import { textOf, type Message } from '../../messages.ts';
 import { FileState } from '../../tools/file-state.ts';
-import type { ToolContext, ToolOutcome } from '../../tools/tool.ts';
+import type { AnyTool, ToolContext, ToolOutcome } from '../../tools/tool.ts';
 import type { TraceEvent } from '../../trace.ts';
 import type { AgentInput } from './agent-tool.ts';
-import { childTools } from './agent-tool.ts';
 import { DEFAULT_SUBAGENT_MAX_TURNS, type SubagentDefinition } from './definitions.ts';
 import { subagentModelId } from './model-alias.ts';
 import { childMode, type SubagentRuntime } from './runtime.ts';
@@ -47,7 +46,11 @@ export function usageTrailer(agentId: string, s: ChildSummary): string {
   return `agentId: ${agentId}\n<usage>turns: ${s.turns}\ntotal_tokens: ${s.totalTokens}\ntool_uses: ${s.toolUses}\nduration_ms: ${s.ms}</usage>`;
 }
 
-export async function runChild(input: AgentInput, def: SubagentDefinition, runtime: SubagentRuntime, ctx: ToolContext): Promise<ToolOutcome> {
+/**
+ * `toolsOf` builds the child's tools (`childTools` in agent-tool.ts, which may include `agent`
+ * again): passed in rather than imported, so the agent tool and the child it runs are no cycle.
+ */
+export async function runChild(input: AgentInput, def: SubagentDefinition, runtime: SubagentRuntime, ctx: ToolContext, toolsOf: () => AnyTool[]): Promise<ToolOutcome> {
   const parentCall = ctx.toolUseId ?? 'unknown';
   const agentId = ctx.ids.next(`agent-${def.name}`);
   const forward = ctx.emit ?? (async () => {});
@@ -57,7 +60,7 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
   if ('error' in model) return { content: `The ${def.name} agent could not start: ${model.error}`, isError: true };
 
   const mode = childMode(runtime.permissions.mode, def.permissionMode);
-  const tools = childTools(def, runtime);
+  const tools = toolsOf();
   const maxTurns = def.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS;
   // Claude Code's aliases name a model family: mapped to its id (model-alias.ts).
   const modelId = resolved.id;

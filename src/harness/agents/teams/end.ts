@@ -17,7 +17,7 @@
  *
  * A run that was stopped (aborted) skips step 1: the person asked for a stop, not a handshake.
  */
-import { AsyncQueue } from '../../loop/async-queue.ts';
+import { AsyncQueue } from '../../util/async-queue.ts';
 import type { RunResult } from '../../loop/types.ts';
 import type { Clock } from '../../ports.ts';
 import type { TraceEvent, TraceEventBody } from '../../trace.ts';

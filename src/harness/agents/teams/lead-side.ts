@@ -13,13 +13,11 @@ import { isFinal } from './state.ts';
 import { workingFiles } from './tab-files.ts';
 import type { Team } from './team.ts';
 import type { Sink, Teammate } from './team-types.ts';
-import type { TeamWire } from './transport.ts';
+import type { WireOf } from './transport.ts';
 import { openWorkspace } from './workspace-offers.ts';
 
-type Wire<K extends TeamWire['kind']> = Extract<TeamWire, { kind: K }>;
-
 /** A tab says a teammate runs there; if it asks to be a waiting `in_tab` teammate, it is welcomed. */
-export async function onHello(team: Team, w: Wire<'hello'>, sink: Sink): Promise<void> {
+export async function onHello(team: Team, w: WireOf<'hello'>, sink: Sink): Promise<void> {
   const m = team.members.get(w.name);
   if (m?.remoteTab === '' && w.join && team.runtime.hostsLead !== false) return welcome(team, m, w.tab, sink);
   if (m || w.join) return;
@@ -41,19 +39,19 @@ async function welcome(team: Team, m: Teammate, tab: string, sink: Sink): Promis
 }
 
 /** A teammate in another tab changed state: mirrored here. */
-export async function onState(team: Team, w: Wire<'state'>, sink: Sink): Promise<void> {
+export async function onState(team: Team, w: WireOf<'state'>, sink: Sink): Promise<void> {
   const m = team.members.get(w.name);
   if (m?.remoteTab === w.tab) await team.move(m, w.to, `${w.why} (in tab ${w.tab})`, sink);
 }
 
 /** A teammate's tab closed: it is gone (its tasks released later). */
-export async function onTeammateBye(team: Team, w: Wire<'bye'>, sink: Sink): Promise<void> {
+export async function onTeammateBye(team: Team, w: WireOf<'bye'>, sink: Sink): Promise<void> {
   const m = team.members.get(w.name);
   if (m?.remoteTab === w.tab && !isFinal(m.state)) await scheduleGone(team, m, sink, `its tab (${w.tab}) closed`);
 }
 
 /** An idle auto-claimer in another tab asks for a task: it joins the next claim round here. */
-export function onClaim(team: Team, w: Wire<'claim'>): void {
+export function onClaim(team: Team, w: WireOf<'claim'>): void {
   const m = team.members.get(w.name);
   if (team.runtime.hostsLead !== false && m?.remoteTab === w.tab && !isFinal(m.state)) team.remoteClaims.add(w.name);
 }

@@ -9,7 +9,7 @@
  * another tab. Stopping it (the signal) stops the teammate; its state reaches the lead's tab.
  */
 import { emptyContextState } from '../../context/state.ts';
-import { AsyncQueue } from '../../loop/async-queue.ts';
+import { AsyncQueue } from '../../util/async-queue.ts';
 import type { RunResult } from '../../loop/types.ts';
 import type { Clock } from '../../ports.ts';
 import type { TraceEvent, TraceEventBody } from '../../trace.ts';

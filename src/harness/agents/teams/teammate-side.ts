@@ -11,10 +11,8 @@ import { isFinal } from './state.ts';
 import { takeCopy, writeBoard } from './tab-files.ts';
 import type { Team } from './team.ts';
 import type { Sink } from './team-types.ts';
-import type { TeamWire } from './transport.ts';
+import type { WireOf } from './transport.ts';
 import { claimText, wake } from './wake.ts';
-
-type Wire<K extends TeamWire['kind']> = Extract<TeamWire, { kind: K }>;
 
 export function askToJoin(team: Team, name: string): void {
   if (!team.link.wire) throw new Error('join needs a transport (attachTransport first)');
@@ -23,12 +21,12 @@ export function askToJoin(team: Team, name: string): void {
 }
 
 /** The lead spawned a teammate to run in another tab: if this tab waits to be it, it says hello again. */
-export function onInvite(team: Team, w: Wire<'invite'>): void {
+export function onInvite(team: Team, w: WireOf<'invite'>): void {
   if (team.joining === w.name) team.link.post({ kind: 'hello', name: w.name, state: 'idle', join: true });
 }
 
 /** The welcome arrived: take the copy, the board and the mail, and start the teammate here. */
-export async function onWelcome(team: Team, w: Wire<'welcome'>, sink: Sink): Promise<void> {
+export async function onWelcome(team: Team, w: WireOf<'welcome'>, sink: Sink): Promise<void> {
   if (w.to !== team.link.tab || team.joining !== w.name) return;
   delete team.joining;
   const fs = team.runtime.sandbox.fs;
@@ -46,7 +44,7 @@ export async function onWelcome(team: Team, w: Wire<'welcome'>, sink: Sink): Pro
 }
 
 /** The lead's tab decided this tab's claim under the board's lock: the board is written here and the task wakes it. */
-export async function onClaimed(team: Team, w: Wire<'claimed'>, sink: Sink): Promise<void> {
+export async function onClaimed(team: Team, w: WireOf<'claimed'>, sink: Sink): Promise<void> {
   const m = team.members.get(w.name);
   if (!m || m.remoteTab !== undefined || isFinal(m.state)) return;
   m.claimAsked = false;
@@ -59,14 +57,14 @@ export async function onClaimed(team: Team, w: Wire<'claimed'>, sink: Sink): Pro
 }
 
 /** The lead's team ended (its tab closed or its run ended): this tab stops its teammates. */
-export async function onLeadBye(team: Team, w: Wire<'bye'>, sink: Sink): Promise<void> {
+export async function onLeadBye(team: Team, w: WireOf<'bye'>, sink: Sink): Promise<void> {
   if (team.runtime.hostsLead !== false || team.leadGone) return;
   team.leadGone = true;
   await team.stop(sink, `the lead's team ended (tab ${w.tab})`);
 }
 
 /** The lead's tab no longer takes this tab: a join is answered with its timeout, a running teammate stops. */
-export async function onRefused(team: Team, w: Wire<'refused'>, sink: Sink): Promise<void> {
+export async function onRefused(team: Team, w: WireOf<'refused'>, sink: Sink): Promise<void> {
   if (w.to !== team.link.tab || team.runtime.hostsLead !== false || team.refused !== undefined) return;
   team.refused = typeof w.why === 'string' ? w.why : 'the lead refused this tab';
   if (team.joining === w.name) {

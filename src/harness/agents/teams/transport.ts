@@ -50,6 +50,9 @@ export type TeamWire =
   /** The lead's tab no longer takes `to` as `name` (nobody joined in time, or it stopped hearing from that tab): `to` stops. */
   | { kind: 'refused'; tab: string; to: string; name: string; why: string };
 
+/** One kind of note (`WireOf<'welcome'>`). */
+export type WireOf<K extends TeamWire['kind']> = Extract<TeamWire, { kind: K }>;
+
 export const WIRE_KINDS: ReadonlySet<string> = new Set(['message', 'hello', 'bye', 'state', 'invite', 'welcome', 'read', 'claim', 'claimed', 'tasks', 'offer', 'beat', 'refused']);
 
 export interface TeamTransport {

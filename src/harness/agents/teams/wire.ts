@@ -12,10 +12,8 @@ import { writeBoard } from './tab-files.ts';
 import type { Team } from './team.ts';
 import type { Sink } from './team-types.ts';
 import { onClaimed, onInvite, onLeadBye, onRefused, onWelcome } from './teammate-side.ts';
-import type { TeamWire } from './transport.ts';
+import type { TeamWire, WireOf } from './transport.ts';
 import { takeOffer } from './workspace-offers.ts';
-
-type Wire<K extends TeamWire['kind']> = Extract<TeamWire, { kind: K }>;
 
 /** Applies every waiting note in order; true when there was any. */
 export async function drainWire(team: Team, sink: Sink): Promise<boolean> {
@@ -60,7 +58,7 @@ async function applyWire(team: Team, w: TeamWire, sink: Sink): Promise<void> {
 }
 
 /** Mail for an agent of this tab: appended to its mailbox here (ids dedupe), the protocol records it. */
-async function onMessage(team: Team, w: Wire<'message'>, sink: Sink): Promise<void> {
+async function onMessage(team: Team, w: WireOf<'message'>, sink: Sink): Promise<void> {
   if (!team.isLocal(w.message.to)) return;
   const fs = team.runtime.sandbox.fs;
   const known = (await allMessages(fs, team.workdir, w.message.to)).some((x) => x.id === w.message.id);
@@ -72,7 +70,7 @@ async function onMessage(team: Team, w: Wire<'message'>, sink: Sink): Promise<vo
 }
 
 /** An agent of another tab read mail there: this tab's copy of its cursor moves past it too. */
-async function onRead(team: Team, w: Wire<'read'>, sink: Sink): Promise<void> {
+async function onRead(team: Team, w: WireOf<'read'>, sink: Sink): Promise<void> {
   if (team.isLocal(w.name) || !team.isMember(w.name) || !Array.isArray(w.ids)) return;
   const seen = team.readElsewhere.get(w.name) ?? new Set<string>();
   for (const id of w.ids) seen.add(id);
@@ -83,7 +81,7 @@ async function onRead(team: Team, w: Wire<'read'>, sink: Sink): Promise<void> {
 }
 
 /** Tasks another tab created or changed: written to this tab's board (`task.updated`). */
-async function onTasks(team: Team, w: Wire<'tasks'>, sink: Sink): Promise<void> {
+async function onTasks(team: Team, w: WireOf<'tasks'>, sink: Sink): Promise<void> {
   if (!Array.isArray(w.tasks) || w.tasks.length === 0) return;
   const board = await writeBoard(team.runtime.sandbox.fs, team.workdir, w.tasks, team.lockOptions(w.name, sink));
   const changes = Array.isArray(w.changes) ? w.changes : [];

@@ -5,7 +5,7 @@
  */
 import type * as IsoGit from 'isomorphic-git';
 import type { IFileSystem } from 'just-bash';
-import { isInside, normalizePath, relativeTo, resolvePath } from '../../../harness/util/paths.ts';
+import { isInside, normalizePath, relativeTo, resolvePath } from '../../../harness/util/index.ts';
 import type { GitFs } from './git-fs.ts';
 
 export type GitResult = { stdout: string; stderr: string; exitCode: number };

@@ -6,7 +6,7 @@
  * Inside a linked worktree (`.git` is a file) the commands work on that worktree's HEAD and index.
  */
 import type { Command, ExecResult } from 'just-bash';
-import { resolvePath } from '../../../harness/util/paths.ts';
+import { resolvePath } from '../../../harness/util/index.ts';
 import type { RuntimeHooks } from '../hooks.ts';
 import type { GitCtx, GitResult, RepoCtx } from './context.ts';
 import { fatal } from './context.ts';

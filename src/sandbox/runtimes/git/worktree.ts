@@ -10,7 +10,7 @@
  * The harness's git-backed isolated workspaces are made and removed with these commands
  * (`src/sandbox/git-port.ts`).
  */
-import { basename as basenameOf, resolvePath } from '../../../harness/util/paths.ts';
+import { basename as basenameOf, resolvePath } from '../../../harness/util/index.ts';
 import type { GitResult, RepoCtx } from './context.ts';
 import { fatal, ok, usage } from './context.ts';
 import { gitFs } from './git-fs.ts';

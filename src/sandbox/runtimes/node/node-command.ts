@@ -9,7 +9,7 @@
  * CSP allows 'wasm-unsafe-eval' only).
  */
 import type { Command, CommandContext, ExecResult } from 'just-bash';
-import { resolvePath } from '../../../harness/util/paths.ts';
+import { resolvePath } from '../../../harness/util/index.ts';
 import { StreamPair } from '../hooks.ts';
 import type { RuntimeHooks } from '../hooks.ts';
 import { runProgram } from './run-program.ts';

@@ -9,7 +9,7 @@
  * packages cannot be installed offline), ERR_SANDBOX_UNSUPPORTED for built-ins the sandbox
  * does not have, and native addons.
  */
-import { dirname, resolvePath } from '../../../harness/util/paths.ts';
+import { dirname, resolvePath } from '../../../harness/util/index.ts';
 import type { SnapshotFs } from './snapshot-fs.ts';
 
 export type ModuleFormat = 'cjs' | 'esm' | 'json';

@@ -9,7 +9,7 @@
  * "node: out of memory (limit N MB)" and exit 134, as Node's own heap limit aborts.
  */
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core';
-import { dirname } from '../../../harness/util/paths.ts';
+import { dirname } from '../../../harness/util/index.ts';
 import { ASSERT_SOURCE } from './guest/assert.ts';
 import { CORE_SOURCE } from './guest/core.ts';
 import { FS_PATH_SOURCE } from './guest/fs-path.ts';

@@ -4,7 +4,7 @@
  * `**\/*.test.{js,mjs,cjs}`, `*-test.*`, `*_test.*`, `test-*.*`, `test.*`, or lies under a
  * `test/` folder; a path argument is a file, or a folder searched the same way. Sorted.
  */
-import { resolvePath } from '../../../harness/util/paths.ts';
+import { resolvePath } from '../../../harness/util/index.ts';
 import type { SnapshotFs } from './snapshot-fs.ts';
 
 const JS = /\.(c|m)?js$/;
