@@ -17,6 +17,7 @@ import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner
 const skillFiles = await nodeSkillLoader()();
 import { TRANSITION_REASONS, type ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
 import { placeNotes } from '../../src/ui/author/lesson-logic.ts';
+import { FITS, lessonFit } from '../../src/ui/author/lesson-fit.ts';
 
 async function run(doc: ScenarioV1) {
   const sandbox = await createJustBashSandbox();
@@ -58,6 +59,8 @@ describe('the course', () => {
     const { log, results } = await run(doc);
     expect(results.at(-1)!.reason).toBe(doc.lesson.endsWith);
     expect(placeNotes(doc.steps, log)).toHaveLength(doc.steps.length);
+    // Its own replay is the run the notes and questions were written for: all of them show.
+    expect(lessonFit(doc, log)).toEqual(FITS);
     for (const q of doc.questions) {
       for (const c of q.choices) expect(TRANSITION_REASONS).toContain(c);
       expect(q.atSeq).toBeLessThanOrEqual(log.length);

@@ -28,25 +28,34 @@ export type Answer = { chosen: number | null; revealed: boolean; skipped: boolea
 
 export const isSettled = (a: Answer | undefined) => !!a && (a.revealed || a.skipped);
 
-/** The question to show at `position`: the first unsettled one reached, else a settled one asked right here. */
+/**
+ * The question to show at `position`: the first unsettled one reached, else a settled one asked
+ * right here. Questions after `upTo` (where the run stops being the lesson's replay) are not asked.
+ */
 export function questionAt(
   questions: readonly ScenarioQuestion[],
   answers: Readonly<Record<number, Answer>>,
   position: number,
+  upTo: number | null = null,
 ): { question: ScenarioQuestion; index: number } | null {
   let here: { question: ScenarioQuestion; index: number } | null = null;
   let open: { question: ScenarioQuestion; index: number } | null = null;
   questions.forEach((question, index) => {
-    if (question.atSeq > position) return;
+    if (question.atSeq > position || (upTo !== null && question.atSeq > upTo)) return;
     if (!isSettled(answers[index]) && (!open || question.atSeq < open.question.atSeq)) open = { question, index };
     if (question.atSeq === position && !here) here = { question, index };
   });
   return open ?? here;
 }
 
-/** Why the learner cannot pull past `logLength` yet (an unsettled question reached), or null. */
-export function holdReason(questions: readonly ScenarioQuestion[], answers: Readonly<Record<number, Answer>>, logLength: number): string | null {
-  const open = questions.findIndex((q, i) => q.atSeq <= logLength && !isSettled(answers[i]));
+/** Why the learner cannot pull past `logLength` yet (an unsettled question reached, up to `upTo`), or null. */
+export function holdReason(
+  questions: readonly ScenarioQuestion[],
+  answers: Readonly<Record<number, Answer>>,
+  logLength: number,
+  upTo: number | null = null,
+): string | null {
+  const open = questions.findIndex((q, i) => q.atSeq <= logLength && (upTo === null || q.atSeq <= upTo) && !isSettled(answers[i]));
   return open < 0 ? null : 'Answer the question (or skip it) before stepping on.';
 }
 
