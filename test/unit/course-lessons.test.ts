@@ -17,7 +17,7 @@ import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner
 // The built-in skills, as the app and the runner give them (a lesson loads one).
 const skillFiles = await nodeSkillLoader()();
 import { TRANSITION_REASONS, type ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
-import { placeNotes } from '../../src/ui/author/lesson-logic.ts';
+import { placeNotes, questionPlacementWarning } from '../../src/ui/author/lesson-logic.ts';
 import { FITS, lessonFit } from '../../src/ui/author/lesson-fit.ts';
 
 async function run(doc: ScenarioV1) {
@@ -56,6 +56,7 @@ describe('the course', () => {
       // Asked at log seq atSeq: the answer is not on screen yet, and it is the next transition the run makes.
       const next = log.slice(q.atSeq).find((e) => e.type === 'transition');
       expect(next && next.type === 'transition' ? next.reason : null, q.question).toBe(q.choices[q.answer]);
+      expect(questionPlacementWarning(q, log), q.question).toBeNull();
     }
   });
 

@@ -86,3 +86,28 @@ export function questionFromDraft(d: QuestionDraft, atSeq: number): { ok: true; 
   if (atSeq < 1) return { ok: false, error: 'Step to an event first: a question is asked at an event.' };
   return { ok: true, question: { atSeq, question: d.question.trim(), choices, answer: d.answer, explanation: d.explanation.trim() } };
 }
+
+/**
+ * Why a question placed at `q.atSeq` gives its answer away or asks the wrong thing, or null: the
+ * answer is the next transition after the question. When the log already goes past it, that
+ * transition must be the answer; when the transition the answer names is already on screen (the
+ * last one at or before the question, with no model call since), the question comes after it.
+ */
+export function questionPlacementWarning(q: ScenarioQuestion, events: readonly TraceEvent[]): string | null {
+  const answer = q.choices[q.answer];
+  const nextIndex = events.findIndex((e, i) => i >= q.atSeq && e.type === 'transition');
+  const next = events[nextIndex];
+  if (next?.type === 'transition' && next.reason !== answer) {
+    return `The next transition after event ${q.atSeq} is “${next.reason}” (event ${nextIndex + 1}), not “${answer}”: the question answers itself wrongly here.`;
+  }
+  for (let i = Math.min(q.atSeq, events.length) - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'model.request') break;
+    if (e.type === 'transition') {
+      return e.reason === answer
+        ? `Event ${i + 1} (“${e.reason}”) already answers this question, and it is on screen at event ${q.atSeq}: place the question before it.`
+        : null;
+    }
+  }
+  return null;
+}

@@ -8,7 +8,7 @@
 import { withToolsOf } from '../tools/tools-in-doc.ts';
 import { scenarioLinkUrl } from '../../scenarios/codec.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
-import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
+import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, questionPlacementWarning, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
 import { lessonFit, type LessonFit } from '../author/lesson-fit.ts';
 import type { LessonProgress } from '../../storage/progress.ts';
 import type { RunController } from './run-controller.svelte.ts';
@@ -162,7 +162,8 @@ export class Lesson {
     const r = questionFromDraft(draft, this.position);
     if (!r.ok) return this.fail(r.error);
     this.doc = { ...this.doc, questions: [...this.doc.questions, r.question] };
-    this.error = null;
+    // Added, with a warning when its place gives the answer away (the author may step back and move it).
+    this.error = questionPlacementWarning(r.question, this.ctl.events);
     return true;
   }
 
