@@ -9,7 +9,7 @@ import { withToolsOf } from '../tools/tools-in-doc.ts';
 import { scenarioLinkUrl } from '../../scenarios/codec.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, questionPlacementWarning, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
-import { lessonFit, type LessonFit } from '../author/lesson-fit.ts';
+import { FITS, lessonFit, type LessonFit } from '../author/lesson-fit.ts';
 import type { LessonProgress } from '../../storage/progress.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { Stepper } from './stepper.svelte.ts';
@@ -97,7 +97,8 @@ export class Lesson {
   }
   /** Whether the run is still the replay the lesson was written for, and up to which event. */
   get fit(): LessonFit {
-    return lessonFit(this.doc, this.ctl.events);
+    // In author mode the notes are being written for the run on screen, whatever it is.
+    return this.author ? FITS : lessonFit(this.doc, this.ctl.events);
   }
   /**
    * Notes placed on the log, and those reached at the current step: only while the run is the
