@@ -29,9 +29,14 @@ function stale() {
 }
 
 if (stale()) {
+  // A fresh clone (or edited sources) builds first: on a busy machine that takes a while, so say
+  // so on stderr (stdout stays the runner's) instead of sitting silent.
+  const t0 = Date.now();
+  process.stderr.write('harness-playground: building the runner (dist-cli/harness.mjs) from src/ — once after a clone or an edit…\n');
   try {
     const { buildCli } = await import(pathToFileURL(join(root, 'scripts', 'build-cli.mjs')).href);
     await buildCli({ quiet: true });
+    process.stderr.write(`harness-playground: built in ${((Date.now() - t0) / 1000).toFixed(1)} s.\n`);
   } catch (e) {
     process.stderr.write(
       `harness-playground: could not build dist-cli/harness.mjs (${e instanceof Error ? e.message : String(e)}); running the sources through tsx instead (slower to start).\n`,

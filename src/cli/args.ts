@@ -165,9 +165,9 @@ Options
                             (off by default: the folder is never touched without it)
   --output-format FORMAT    text (default): the answer on stdout; on stderr one short line per
                             tool call, denial and error
-  -v, --verbose             text: also allowed decisions, hooks, transitions and usage per call
                             json: one result object (usage, turns, reason, cost) on stdout
                             stream-json: every trace event as one JSON line
+  -v, --verbose             text: also allowed decisions, hooks, transitions and usage per call
   --live                    use the Anthropic API even for a scripted scenario
   --model ID                model id for a live run (default claude-sonnet-5-5)
   --max-turns N             stop after N model calls
@@ -187,7 +187,7 @@ Environment
 
 Exit codes
   ${EXIT.ok}    every run completed
-  ${EXIT.runFailed}    a run ended otherwise (model error, max turns, refusal, stopped by a hook)
+  ${EXIT.runFailed}    a run ended otherwise (model error, max turns, stopped by a hook)
   ${EXIT.usage}    bad command line or input file; nothing ran
   ${EXIT.refusal}    the model declined (refusal); the API's explanation is on stderr
   ${EXIT.interrupted}  stopped with Ctrl-C

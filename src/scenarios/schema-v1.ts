@@ -118,6 +118,16 @@ export const lessonMetaSchema = z
         settings: scenarioSettingsSchema.partial().optional(),
         /** Or a different script (what the model says). */
         turns: z.array(scriptedTurnSchema).min(1).optional(),
+        /**
+         * The claim of `text`, checkable: lines of the variant's run signature (`run-signature.ts`,
+         * e.g. "bash deny at prompt", "exit max_turns") it has and lacks; a line also matches the
+         * longer lines it starts ("auto_compact fired" matches "auto_compact fired at turn 7").
+         */
+        expect: z
+          .object({ has: z.array(z.string().min(1)).optional(), lacks: z.array(z.string().min(1)).optional() })
+          .strict()
+          .refine((e) => (e.has?.length ?? 0) + (e.lacks?.length ?? 0) > 0, 'a now-try claim names at least one line')
+          .optional(),
       })
       .strict()
       .refine((n) => (n.settings === undefined) !== (n.turns === undefined), 'now-try changes exactly one thing: settings or turns'),

@@ -4,19 +4,21 @@
  * has a "now try" that really changes the run, and fits in a share link.
  */
 import { describe, expect, it } from 'vitest';
-import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
+import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { decodeScenarioLinkV1, encodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
 import { courseChapters, courseLessons, nextLesson, nowTryVariant } from '../../src/scenarios/course.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
 import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { claimMatches, runSignature as signature } from '../../src/scenarios/run-signature.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
 import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner.ts';
 
 // The built-in skills, as the app and the runner give them (a lesson loads one).
 const skillFiles = await nodeSkillLoader()();
 import { TRANSITION_REASONS, type ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
-import { placeNotes } from '../../src/ui/author/lesson-logic.ts';
+import { placeNotes, questionPlacementWarning } from '../../src/ui/author/lesson-logic.ts';
+import { FITS, lessonFit } from '../../src/ui/author/lesson-fit.ts';
 
 async function run(doc: ScenarioV1) {
   const sandbox = await createJustBashSandbox();
@@ -25,18 +27,6 @@ async function run(doc: ScenarioV1) {
   } finally {
     await sandbox.dispose();
   }
-}
-
-/** What a learner would notice changing: transitions, who decided each call, the tools offered, the exit. */
-function signature(log: TraceEvent[]): string[] {
-  return log.flatMap((e) => {
-    if (e.type === 'transition') return [`transition ${e.reason}`];
-    if (e.type === 'permission.decision') return [`${e.name} ${e.decision} at ${e.stage}`];
-    if (e.type === 'model.request' && e.attempt === 1) return [`tools ${e.request.tools?.map((t) => t.name).join(',') ?? ''}`];
-    if (e.type === 'compaction.layer' && e.fired) return [`${e.layer} fired`];
-    if (e.type === 'cache.stats' && e.breakDiff) return ['prefix broke'];
-    return [];
-  });
 }
 
 const lessons = courseLessons();
@@ -58,20 +48,32 @@ describe('the course', () => {
     const { log, results } = await run(doc);
     expect(results.at(-1)!.reason).toBe(doc.lesson.endsWith);
     expect(placeNotes(doc.steps, log)).toHaveLength(doc.steps.length);
+    // Its own replay is the run the notes and questions were written for: all of them show.
+    expect(lessonFit(doc, log)).toEqual(FITS);
     for (const q of doc.questions) {
       for (const c of q.choices) expect(TRANSITION_REASONS).toContain(c);
       expect(q.atSeq).toBeLessThanOrEqual(log.length);
       // Asked at log seq atSeq: the answer is not on screen yet, and it is the next transition the run makes.
       const next = log.slice(q.atSeq).find((e) => e.type === 'transition');
       expect(next && next.type === 'transition' ? next.reason : null, q.question).toBe(q.choices[q.answer]);
+      expect(questionPlacementWarning(q, log), q.question).toBeNull();
     }
   });
 
-  it.each(lessons.map((l) => [l.id, l] as const))('%s: “now try” changes what the run does', async (_id, doc) => {
+  it.each(lessons.map((l) => [l.id, l] as const))('%s: “now try” does what its text claims', async (_id, doc) => {
     const before = signature((await run(doc)).log);
     const variant = nowTryVariant(doc);
     const after = signature((await run(variant)).log);
     expect(after).not.toEqual(before);
+    // The claim, checked against the variant's actual run: every line it names is there (or is
+    // not), and the claim is about the change: at least one of its lines was not so before.
+    const claim = doc.lesson.nowTry.expect;
+    expect(claim, 'every lesson states its now-try claim as signature lines (nowTry.expect)').toBeDefined();
+    const has = (log: string[], c: string) => log.some((l) => claimMatches(c, l));
+    for (const c of claim!.has ?? []) expect(has(after, c), `the variant's run has “${c}”: ${after.join(' | ')}`).toBe(true);
+    for (const c of claim!.lacks ?? []) expect(has(after, c), `the variant's run lacks “${c}”`).toBe(false);
+    const changed = [...(claim!.has ?? []).map((c) => !has(before, c) || before.filter((l) => claimMatches(c, l)).length < after.filter((l) => claimMatches(c, l)).length), ...(claim!.lacks ?? []).map((c) => has(before, c))];
+    expect(changed.some(Boolean), 'the claim names something the change changed').toBe(true);
   });
 
   it('every lesson fits in a small share link and comes back whole', () => {

@@ -4,7 +4,7 @@ import { decodeScenarioLinkV1, encodeScenarioLink, encodeScenarioLinkV1 } from '
 import { builtinScenarios } from '../../src/scenarios/library/index.ts';
 import { fromV0 } from '../../src/scenarios/migrate.ts';
 import { scenarioV1Schema, type ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
-import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft } from '../../src/ui/author/lesson-logic.ts';
+import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, questionPlacementWarning } from '../../src/ui/author/lesson-logic.ts';
 import { matchBreakpoint, toggleBreakpoint, emptyBreakpoints, TRANSITION_REASONS } from '../../src/ui/stepper/breakpoints.ts';
 
 const stamp = (body: object, seq: number) => ({ seq, t: 0, runId: 'r', agentId: 'main', ...body }) as unknown as TraceEvent;
@@ -108,5 +108,29 @@ describe('v1 share links', () => {
       expect(r.ok).toBe(false);
       expect(!r.ok && r.error.length).toBeGreaterThan(10);
     }
+  });
+});
+
+describe('placing a question (author mode)', () => {
+  const log = [
+    stamp({ type: 'run.start' }, 1),
+    stamp({ type: 'model.request', attempt: 1 }, 2),
+    stamp({ type: 'tool.result' }, 3),
+    stamp({ type: 'transition', reason: 'next_turn' }, 4),
+    stamp({ type: 'model.request', attempt: 1 }, 5),
+    stamp({ type: 'transition', reason: 'completed' }, 6),
+  ];
+  const q = (atSeq: number, answer: string) => ({ atSeq, question: 'Next?', choices: ['next_turn', 'completed'], answer: answer === 'next_turn' ? 0 : 1, explanation: '' });
+
+  it('is quiet where the answer is the next transition and not on screen yet', () => {
+    expect(questionPlacementWarning(q(3, 'next_turn'), log)).toBeNull();
+    expect(questionPlacementWarning(q(5, 'completed'), log)).toBeNull();
+    // The future is not known yet (stepping): nothing to say.
+    expect(questionPlacementWarning(q(3, 'next_turn'), log.slice(0, 3))).toBeNull();
+  });
+
+  it('warns when the event that answers it is already on screen, or the next transition is another', () => {
+    expect(questionPlacementWarning(q(4, 'next_turn'), log.slice(0, 4))).toMatch(/Event 4 .*already answers/);
+    expect(questionPlacementWarning(q(4, 'next_turn'), log)).toMatch(/next transition after event 4 is “completed”/);
   });
 });

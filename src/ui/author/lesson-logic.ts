@@ -28,25 +28,34 @@ export type Answer = { chosen: number | null; revealed: boolean; skipped: boolea
 
 export const isSettled = (a: Answer | undefined) => !!a && (a.revealed || a.skipped);
 
-/** The question to show at `position`: the first unsettled one reached, else a settled one asked right here. */
+/**
+ * The question to show at `position`: the first unsettled one reached, else a settled one asked
+ * right here. Questions after `upTo` (where the run stops being the lesson's replay) are not asked.
+ */
 export function questionAt(
   questions: readonly ScenarioQuestion[],
   answers: Readonly<Record<number, Answer>>,
   position: number,
+  upTo: number | null = null,
 ): { question: ScenarioQuestion; index: number } | null {
   let here: { question: ScenarioQuestion; index: number } | null = null;
   let open: { question: ScenarioQuestion; index: number } | null = null;
   questions.forEach((question, index) => {
-    if (question.atSeq > position) return;
+    if (question.atSeq > position || (upTo !== null && question.atSeq > upTo)) return;
     if (!isSettled(answers[index]) && (!open || question.atSeq < open.question.atSeq)) open = { question, index };
     if (question.atSeq === position && !here) here = { question, index };
   });
   return open ?? here;
 }
 
-/** Why the learner cannot pull past `logLength` yet (an unsettled question reached), or null. */
-export function holdReason(questions: readonly ScenarioQuestion[], answers: Readonly<Record<number, Answer>>, logLength: number): string | null {
-  const open = questions.findIndex((q, i) => q.atSeq <= logLength && !isSettled(answers[i]));
+/** Why the learner cannot pull past `logLength` yet (an unsettled question reached, up to `upTo`), or null. */
+export function holdReason(
+  questions: readonly ScenarioQuestion[],
+  answers: Readonly<Record<number, Answer>>,
+  logLength: number,
+  upTo: number | null = null,
+): string | null {
+  const open = questions.findIndex((q, i) => q.atSeq <= logLength && (upTo === null || q.atSeq <= upTo) && !isSettled(answers[i]));
   return open < 0 ? null : 'Answer the question (or skip it) before stepping on.';
 }
 
@@ -76,4 +85,29 @@ export function questionFromDraft(d: QuestionDraft, atSeq: number): { ok: true; 
   if (!Number.isInteger(d.answer) || d.answer < 0 || d.answer >= choices.length) return { ok: false, error: 'Pick which choice is right.' };
   if (atSeq < 1) return { ok: false, error: 'Step to an event first: a question is asked at an event.' };
   return { ok: true, question: { atSeq, question: d.question.trim(), choices, answer: d.answer, explanation: d.explanation.trim() } };
+}
+
+/**
+ * Why a question placed at `q.atSeq` gives its answer away or asks the wrong thing, or null: the
+ * answer is the next transition after the question. When the log already goes past it, that
+ * transition must be the answer; when the transition the answer names is already on screen (the
+ * last one at or before the question, with no model call since), the question comes after it.
+ */
+export function questionPlacementWarning(q: ScenarioQuestion, events: readonly TraceEvent[]): string | null {
+  const answer = q.choices[q.answer];
+  const nextIndex = events.findIndex((e, i) => i >= q.atSeq && e.type === 'transition');
+  const next = events[nextIndex];
+  if (next?.type === 'transition' && next.reason !== answer) {
+    return `The next transition after event ${q.atSeq} is “${next.reason}” (event ${nextIndex + 1}), not “${answer}”: the question answers itself wrongly here.`;
+  }
+  for (let i = Math.min(q.atSeq, events.length) - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'model.request') break;
+    if (e.type === 'transition') {
+      return e.reason === answer
+        ? `Event ${i + 1} (“${e.reason}”) already answers this question, and it is on screen at event ${q.atSeq}: place the question before it.`
+        : null;
+    }
+  }
+  return null;
 }

@@ -8,7 +8,9 @@
 import { withToolsOf } from '../tools/tools-in-doc.ts';
 import { scenarioLinkUrl } from '../../scenarios/codec.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
-import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
+import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, questionPlacementWarning, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
+import { FITS, lessonFit, type LessonFit } from '../author/lesson-fit.ts';
+import type { LessonProgress } from '../../storage/progress.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { Stepper } from './stepper.svelte.ts';
 
@@ -49,7 +51,7 @@ export class Lesson {
     doc: ScenarioV1,
   ) {
     this.load(doc);
-    ctl.hold = (logLength) => (this.author || !this.holdAtQuestions ? null : holdReason(this.doc.questions, this.answers, logLength));
+    ctl.hold = (logLength) => (this.author || !this.holdAtQuestions ? null : holdReason(this.doc.questions, this.answers, logLength, this.fit.upTo));
   }
 
   /** A scenario was loaded (or the run reset): its breakpoints become the stepper's. */
@@ -60,30 +62,69 @@ export class Lesson {
     this.stepper.breakpoints = structuredClone(doc.breakpoints);
   }
 
-  /** A new run of the same scenario: answers start over. */
+  /** Answers a reset keeps once (replaying a restored session to where it was); see `carryAnswers`. */
+  private carried: Record<number, Answer> | null = null;
+
+  /** A new run of the same scenario: answers start over (unless carried over once). */
   restart(): void {
-    this.answers = {};
+    this.answers = this.carried ?? {};
+  }
+
+  /** The next reset (or resets, until `null`) keeps `answers`: the same replay is played again to where it was. */
+  carryAnswers(answers: Record<number, Answer> | null): void {
+    this.carried = answers;
+    if (answers) this.answers = answers;
+  }
+
+  /**
+   * A stored session reopened at `logLength` events: answers are part of what is restored. A
+   * question the log got past was settled then (Run and Step hold at an open one), so it is not
+   * asked again; `saved` (the course progress) says what was chosen.
+   */
+  resumeAt(logLength: number, saved: LessonProgress['answers'] = {}): void {
+    const answers: Record<number, Answer> = {};
+    this.doc.questions.forEach((q, i) => {
+      if (q.atSeq > logLength) return;
+      const s = saved[String(i)];
+      if (s) answers[i] = { chosen: s.chosen, revealed: true, skipped: false };
+      else if (q.atSeq < logLength) answers[i] = { chosen: null, revealed: false, skipped: true };
+    });
+    this.answers = answers;
   }
 
   get position(): number {
     return this.ctl.shown.length;
   }
-  /** Notes placed on the log, and those reached at the current step. */
+  /** Whether the run is still the replay the lesson was written for, and up to which event. */
+  get fit(): LessonFit {
+    // In author mode the notes are being written for the run on screen, whatever it is.
+    return this.author ? FITS : lessonFit(this.doc, this.ctl.events);
+  }
+  /**
+   * Notes placed on the log, and those reached at the current step: only while the run is the
+   * lesson's replay (a note anchored to an event type still says what the replay did there).
+   */
   get notes() {
-    return placeNotes(this.doc.steps, this.ctl.events);
+    const upTo = this.fit.upTo;
+    return placeNotes(this.doc.steps, this.ctl.events).filter((n) => upTo === null || n.seq <= upTo);
   }
   get notesReached() {
     return this.notes.filter((n) => n.seq <= this.position);
   }
   get question() {
-    return questionAt(this.doc.questions, this.answers, this.position);
+    return questionAt(this.doc.questions, this.answers, this.position, this.fit.upTo);
   }
   get hasLesson(): boolean {
     return this.doc.steps.length > 0 || this.doc.questions.length > 0;
   }
-  /** Every prompt of the lesson was sent and the last run is over (showing the whole log). */
+  /**
+   * Every prompt of the lesson was sent and the last run is over (showing the whole log). A run
+   * cut off (a reload mid-run restores it as aborted, with no `run.end`) has not finished.
+   */
   get finished(): boolean {
-    return this.ctl.ended && this.ctl.cursor === null && this.ctl.events.length > 0 && nextPromptIndex(this.doc.prompts, this.ctl.events) === null;
+    const lastEnd = this.ctl.events.findLastIndex((e) => e.type === 'run.end' && e.agentId === 'main');
+    const lastStart = this.ctl.events.findLastIndex((e) => e.type === 'run.start' && e.agentId === 'main');
+    return this.ctl.ended && this.ctl.cursor === null && lastEnd > lastStart && nextPromptIndex(this.doc.prompts, this.ctl.events) === null;
   }
   /** How the last run ended, once it has. */
   get exitReason(): string | null {
@@ -122,7 +163,8 @@ export class Lesson {
     const r = questionFromDraft(draft, this.position);
     if (!r.ok) return this.fail(r.error);
     this.doc = { ...this.doc, questions: [...this.doc.questions, r.question] };
-    this.error = null;
+    // Added, with a warning when its place gives the answer away (the author may step back and move it).
+    this.error = questionPlacementWarning(r.question, this.ctl.events);
     return true;
   }
 

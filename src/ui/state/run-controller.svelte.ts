@@ -341,6 +341,8 @@ export class RunController extends RunPuller {
    * Shows a stored session (call after `reset`): its events and where it ended, so a follow-up
    * continues it from `result.messages` / `result.contextState`.
    */
+  /** Told when a stored session is on screen (the lesson restores its answers). */
+  onRestored: ((events: TraceEvent[]) => void) | null = null;
   restore(s: { events: TraceEvent[]; result: RunResult; sessionStart: 'resume' | 'fork'; readOnly: boolean; memory?: string }): void {
     this.events = s.events;
     this.result = s.result;
@@ -350,6 +352,7 @@ export class RunController extends RunPuller {
     this.memoryText = s.memory;
     // The history says what the agent read; the fresh FileState learns it before the next run.
     this.seenToRestore = s.events;
+    this.onRestored?.(s.events);
   }
 
   /** The sandbox of this conversation once booted (null when it failed). */
