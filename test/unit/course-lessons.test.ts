@@ -1,10 +1,13 @@
 /**
- * The course's lessons are real: each validates, runs headless to the exit it promises, places
- * every note, asks questions whose answer is the transition the replay really produces next,
- * has a "now try" that really changes the run, and fits in a share link.
+ * The course's lessons are real: each validates, runs headless to the exit it promises with a
+ * valid transcript in every prompt's run, places every note, asks questions whose answer is the
+ * transition the replay really produces next, has a "now try" that really changes the run, and
+ * fits in a share link. This is where `npm test` runs every lesson headless (it once ran them a
+ * second time as `test:scenarios`, which checked only the exit and the transcripts — both here).
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
+import { checkTranscript } from '../../src/harness/loop/check-transcript.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { decodeScenarioLinkV1, encodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
 import { courseChapters, courseLessons, nextLesson, nowTryVariant } from '../../src/scenarios/course.ts';
@@ -26,6 +29,10 @@ async function run(doc: ScenarioV1) {
     await sandbox.dispose();
   }
 }
+
+/** Each lesson as shipped runs once (a fake clock and fixed ids make every run of it identical); its tests share the run. */
+const shipped = new Map<string, ReturnType<typeof run>>();
+const runShipped = (doc: ScenarioV1) => shipped.get(doc.id) ?? shipped.set(doc.id, run(doc)).get(doc.id)!;
 
 /** What a learner would notice changing: transitions, who decided each call, the tools offered, the exit. */
 function signature(log: TraceEvent[]): string[] {
@@ -55,8 +62,9 @@ describe('the course', () => {
     expect(doc.lesson.goal).toMatch(/\.$/);
     expect(doc.questions.length).toBeGreaterThanOrEqual(1);
     expect(doc.steps.length).toBeGreaterThanOrEqual(1);
-    const { log, results } = await run(doc);
+    const { log, results } = await runShipped(doc);
     expect(results.at(-1)!.reason).toBe(doc.lesson.endsWith);
+    expect(results.flatMap((r) => checkTranscript(r.messages))).toEqual([]);
     expect(placeNotes(doc.steps, log)).toHaveLength(doc.steps.length);
     for (const q of doc.questions) {
       for (const c of q.choices) expect(TRANSITION_REASONS).toContain(c);
@@ -68,7 +76,7 @@ describe('the course', () => {
   });
 
   it.each(lessons.map((l) => [l.id, l] as const))('%s: “now try” changes what the run does', async (_id, doc) => {
-    const before = signature((await run(doc)).log);
+    const before = signature((await runShipped(doc)).log);
     const variant = nowTryVariant(doc);
     const after = signature((await run(variant)).log);
     expect(after).not.toEqual(before);
