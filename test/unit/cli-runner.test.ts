@@ -6,13 +6,17 @@
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
 // The bundle is built once per test run by the global setup (test/helpers/build-cli-once.ts).
 import { runCliBundle } from '../helpers/cli.ts';
 
 const runCli = runCliBundle;
+
+// A hang guard for tests that start processes (some start several): on a loaded 2-core machine one
+// node start-up alone has taken 10–19 s, so the suite's 30 s guard fails tests that were working.
+vi.setConfig({ testTimeout: 120_000 });
 
 const KEY = 'sk-ant-test-cli-0123456789';
 let server: FakeAnthropicServer;
