@@ -7,6 +7,10 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts', 'test/faults/**/*.test.ts'],
     environment: 'node',
+    // The CLI bundle the runner tests spawn, built once per run (only when the sources changed).
+    globalSetup: ['test/helpers/build-cli-once.ts'],
+    // Hang guards, not budgets: tests wait for states, and a loaded 2-core machine is slow.
     testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });

@@ -5,30 +5,14 @@
  * esbuild that tsx brings). If the build cannot run, it falls back to the TypeScript sources
  * through tsx and says so (slower start-up, same behaviour).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CLI_BUNDLE as bundle, cliBundleStale } from '../scripts/cli-bundle-state.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bundle = join(root, 'dist-cli', 'harness.mjs');
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function stale() {
-  if (!existsSync(bundle)) return true;
-  const src = join(root, 'src');
-  return existsSync(src) && newestSource(src) > statSync(bundle).mtimeMs;
-}
-
-if (stale()) {
+if (cliBundleStale()) {
   // A fresh clone (or edited sources) builds first: on a busy machine that takes a while, so say
   // so on stderr (stdout stays the runner's) instead of sitting silent.
   const t0 = Date.now();

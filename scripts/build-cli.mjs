@@ -4,16 +4,17 @@
  * TypeScript or resolving hundreds of modules; the Anthropic SDK and the scenario library are
  * behind dynamic imports, so their modules are evaluated only when a run needs them.
  *
- *   node scripts/build-cli.mjs [--quiet]
+ *   node scripts/build-cli.mjs [--quiet] [--if-stale]
+ *
+ * `--if-stale` builds only when the bundle is older than `src/` (what `npm test` and the test
+ * run's global setup use, so one `npm test` builds it once).
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
 import { rmSync } from 'node:fs';
+import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale } from './cli-bundle-state.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI_DIR = join(root, 'dist-cli');
-export const CLI_BUNDLE = join(CLI_DIR, 'harness.mjs');
+export { CLI_BUNDLE, CLI_DIR, cliBundleStale };
 
 export async function buildCli({ quiet = false } = {}) {
   const t0 = Date.now();
@@ -50,5 +51,5 @@ export async function buildCli({ quiet = false } = {}) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await buildCli({ quiet: process.argv.includes('--quiet') });
+  if (!process.argv.includes('--if-stale') || cliBundleStale()) await buildCli({ quiet: process.argv.includes('--quiet') });
 }

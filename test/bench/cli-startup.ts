@@ -11,7 +11,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
-// @ts-expect-error a plain .mjs build script without types
 import { buildCli, CLI_BUNDLE } from '../../scripts/build-cli.mjs';
 
 const KEY = 'sk-ant-bench-0000000000';
@@ -62,7 +61,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export async function cliStartupRows({ bundleOnly = false } = {}) {
   await buildCli({ quiet: true });
   const all: { name: string; cmd: string[]; runs: number }[] = [
-    { name: 'bundle (dist-cli/harness.mjs)', cmd: [process.execPath, CLI_BUNDLE as string], runs: 5 },
+    { name: 'bundle (dist-cli/harness.mjs)', cmd: [process.execPath, CLI_BUNDLE], runs: 5 },
     { name: 'bin shim (npx harness-playground)', cmd: [process.execPath, join(process.cwd(), 'bin', 'harness-playground.mjs')], runs: 3 },
     { name: 'sources through tsx', cmd: [process.execPath, '--import', 'tsx', join(process.cwd(), 'src', 'cli', 'run-scenario.ts')], runs: 2 },
   ];

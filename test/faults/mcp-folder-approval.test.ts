@@ -9,10 +9,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/run-scenario.ts';
 import type { TraceEvent } from '../../src/harness/index.ts';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
+import { ofType } from '../helpers/events.ts';
+import { runCliInProcess, streamEvents } from '../helpers/cli.ts';
 
 const KEY = 'sk-ant-test-mcp-folder-0123456789';
 let model: FakeAnthropicServer;
@@ -43,15 +44,10 @@ function folder(names: string[], settings: { project?: object; local?: object })
   return dir;
 }
 
-async function run(args: string[]): Promise<{ code: number; events: TraceEvent[]; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main([...args, '--output-format', 'stream-json'], { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
-  const events = stdout.trim().split('\n').map((l) => JSON.parse(l) as TraceEvent | { type: 'result' }).filter((e): e is TraceEvent => e.type !== 'result');
-  return { code, events, stderr };
+async function run(args: string[]): Promise<{ code: number | null; events: TraceEvent[]; stderr: string }> {
+  const r = await runCliInProcess([...args, '--output-format', 'stream-json']);
+  return { code: r.code, events: streamEvents<TraceEvent>(r.stdout), stderr: r.stderr };
 }
-
-const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
 
 const addTurns = (server: string) => [
   { content: [{ type: 'tool_use' as const, name: `mcp__${server}__add`, input: { a: 2, b: 3 } }] },

@@ -5,7 +5,7 @@
  * tool entry costs that entry, not the server's other tools.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcp, type ToolResultBlock } from '../../src/harness/index.ts';
+import { mcp, type ToolResultBlock, type TraceEvent } from '../../src/harness/index.ts';
 import { createNodeMcpConnector } from '../../src/mcp/node.ts';
 import { textLine } from '../../src/cli/output.ts';
 import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
@@ -39,7 +39,8 @@ describe('MCP answers that are not what the protocol says', () => {
     const [event] = registry.drainEvents();
     expect(event).toEqual({ type: 'mcp.error', server: 'junk', phase: 'connect', message: state.error });
     // The headless runner's line for it: one line, not a dump.
-    const line = textLine({ ...event!, seq: 0, t: 0 } as Parameters<typeof textLine>[0])!;
+    const stamped: TraceEvent = { ...event!, seq: 0, ts: 0, agentId: 'main', turn: 0 };
+    const line = textLine(stamped)!;
     oneLine(line);
     expect(line).toBe(`mcp: server "junk" not used (connect): ${state.error}`);
   });
@@ -54,7 +55,7 @@ describe('MCP answers that are not what the protocol says', () => {
       { tool: 'no-schema', reason: expect.stringMatching(/^not a tool definition \(inputSchema: /) },
       { tool: '#4', reason: expect.stringMatching(/^not a tool definition \(name: /) },
     ]);
-    const listed = ofType(registry.drainEvents() as Parameters<typeof ofType>[0], 'mcp.tools')[0]!;
+    const listed = ofType(registry.drainEvents(), 'mcp.tools')[0]!;
     expect(listed.skipped.map((s) => s.tool)).toEqual(['no-schema', '#4']);
     await registry.closeAll();
   });

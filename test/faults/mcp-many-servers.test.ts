@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mcp } from '../../src/harness/index.ts';
 import { createNodeMcpConnector } from '../../src/mcp/node.ts';
 import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
+import { toolsFixture } from '../unit/tools-fixture.ts';
 
 let fixture: McpFixture;
 beforeAll(async () => {
@@ -31,8 +32,9 @@ it('twelve servers connect on one signal: no warning, and no listener left on it
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
     // Calls on the same signal, one after another, as a long run makes them.
     const add = registry.tools().find((t) => t.name === 'mcp__s1__add')!;
+    const tools = await toolsFixture();
     for (let i = 0; i < 12; i++) {
-      const out = await add.call({ a: i, b: 1 }, { signal: run.signal, cwd: '/', sandbox: undefined as never } as Parameters<typeof add.call>[1]);
+      const out = await add.call({ a: i, b: 1 }, { ...tools.ctx, signal: run.signal });
       expect(out.content).toBe(String(i + 1));
     }
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);

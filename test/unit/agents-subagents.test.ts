@@ -13,10 +13,9 @@ import { parseHooksConfig } from '../../src/harness/hooks/index.ts';
 import { usageTrailer } from '../../src/harness/agents/index.ts';
 import { agentCall, agentSetup, historyOf, run, say } from './agents-fixture.ts';
 import { barrierTool } from './loop-helpers.ts';
+import { ofType } from '../helpers/events.ts';
 
 const childIds = (events: TraceEvent[]) => [...new Set(events.filter((e) => e.agentId !== 'main').map((e) => e.agentId))];
-const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T, agentId?: string) =>
-  events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type && (agentId === undefined || e.agentId === agentId));
 
 describe('the agent tool', () => {
   it('runs a fresh loop that sees only its prompt, and hands back only its final text and a trailer', async () => {

@@ -4,13 +4,12 @@
  * stale and after a summary, and a follow-up run picks it up from the history.
  */
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../src/harness/index.ts';
 import { deterministicSummarizer } from '../../src/harness/context/summarizer.ts';
 import { TODO_ACCEPTED, todosFromHistory, type TodoItem } from '../../src/harness/agents/index.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
 import { agentSetup, run, say } from './agents-fixture.ts';
+import { ofType } from '../helpers/events.ts';
 
-const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
 const item = (content: string, status: TodoItem['status']): TodoItem => ({ content, status, activeForm: `${content}ing` });
 const write = (todos: TodoItem[]): ScriptedTurn => ({ content: [{ type: 'tool_use', name: 'todo_write', input: { todos } }] });
 const bash = (command: string): ScriptedTurn => ({ content: [{ type: 'tool_use', name: 'bash', input: { command } }] });

@@ -3,13 +3,13 @@
  * the API's explanation on stderr), and `--permission-mode bypassPermissions` cannot beat a
  * settings file's `disableBypassPermissionsMode: "disable"`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/args.ts';
 import { exitCodeFor } from '../../src/cli/exit-code.ts';
+import { runCliInProcess } from '../helpers/cli.ts';
 
 const { ok: EXIT_OK, runFailed: EXIT_FAILED, refusal: EXIT_REFUSAL } = EXIT;
 
@@ -21,10 +21,8 @@ function scenarioFile(name: string, body: object): string {
   return path;
 }
 
-function runCli(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/run-scenario.ts', ...args], { encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// The runner's `main` in this process: the same exit codes and output, without a tsx start-up per call.
+const runCli = (args: string[]) => runCliInProcess(args, { ANTHROPIC_API_KEY: '' });
 
 describe('exitCodeFor', () => {
   it.each([
@@ -38,7 +36,7 @@ describe('exitCodeFor', () => {
 });
 
 describe('run-scenario', () => {
-  it('exits 3 on a refusal and prints the API explanation', () => {
+  it('exits 3 on a refusal and prints the API explanation', async () => {
     const file = scenarioFile('refuses', {
       model: {
         kind: 'scripted',
@@ -46,12 +44,12 @@ describe('run-scenario', () => {
       },
       settings: { maxTurns: 5 },
     });
-    const r = runCli([file, '--quiet']);
+    const r = await runCli([file, '--quiet']);
     expect(r.code).toBe(EXIT_REFUSAL);
     expect(r.stderr).toMatch(/refuses: The model declined to continue\. The API's explanation \(category: cyber\): This could enable malware\./);
   });
 
-  it('--permission-mode bypassPermissions is refused when settings disable it, and says so', () => {
+  it('--permission-mode bypassPermissions is refused when settings disable it, and says so', async () => {
     const file = scenarioFile('no-bypass', {
       model: {
         kind: 'scripted',
@@ -59,15 +57,15 @@ describe('run-scenario', () => {
       },
       settings: { maxTurns: 5, permissions: { disableBypassPermissionsMode: 'disable' } },
     });
-    const r = runCli([file, '--trust', '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json']);
+    const r = await runCli([file, '--trust', '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json']);
     expect(r.stderr).toMatch(/bypassPermissions \(asked for by the mode you chose\) is disabled by disableBypassPermissionsMode/);
     const decisions = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; decision?: string; stage?: string }).filter((e) => e.type !== 'result');
     expect(decisions.filter((e) => e.type === 'permission.decision')).toEqual([expect.objectContaining({ decision: 'deny', stage: 'prompt' })]);
     expect(decisions.find((e) => e.type === 'run.start')).toMatchObject({ type: 'run.start' });
   });
 
-  it('--permission-mode takes only a real mode', () => {
-    const r = runCli(['x.json', '--permission-mode', 'yolo']);
+  it('--permission-mode takes only a real mode', async () => {
+    const r = await runCli(['x.json', '--permission-mode', 'yolo']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--permission-mode takes one of default, acceptEdits, plan, dontAsk, bypassPermissions/);
   });

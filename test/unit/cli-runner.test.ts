@@ -3,29 +3,20 @@
  * process on tmp folders, against the fake Anthropic server on loopback. Output formats, `--dir`,
  * `--write-back`, error wording for the context, exit codes.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
-// @ts-expect-error a plain .mjs build script without types
-import { buildCli, CLI_BUNDLE } from '../../scripts/build-cli.mjs';
+// The bundle is built once per test run by the global setup (test/helpers/build-cli-once.ts).
+import { runCliBundle } from '../helpers/cli.ts';
 
-type Ran = { code: number | null; stdout: string; stderr: string };
+const runCli = runCliBundle;
 
-function runCli(args: string[], env: Record<string, string> = {}, cwd = process.cwd()): Promise<Ran> {
-  return new Promise((resolve) => {
-    const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...base } = process.env;
-    const child = spawn(process.execPath, [CLI_BUNDLE as string, ...args], { cwd, env: { ...base, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// A hang guard for tests that start processes (some start several): on a loaded 2-core machine one
+// node start-up alone has taken 10–19 s, so the suite's 30 s guard fails tests that were working.
+vi.setConfig({ testTimeout: 120_000 });
 
 const KEY = 'sk-ant-test-cli-0123456789';
 let server: FakeAnthropicServer;
@@ -57,7 +48,6 @@ function project(): string {
 }
 
 beforeAll(async () => {
-  await buildCli({ quiet: true });
   server = await startFakeAnthropicServer({ turns: [], requireApiKey: KEY });
 });
 afterAll(async () => {
@@ -85,6 +75,16 @@ describe('headless runner: formats and exit codes', () => {
     expect(outputs.some((o) => /# fail 1/.test(o))).toBe(true);
     expect(outputs.some((o) => /# fail 0/.test(o))).toBe(true);
     expect(r.stdout).not.toMatch(/ENOENT|failed to asynchronously prepare wasm/);
+  });
+
+  it('the bundle loads what a lesson loads on demand: js custom tools, skills, an in-page MCP server, git', async () => {
+    // Every lesson runs headless in course-lessons.test.ts (in Node, from the sources); these are the
+    // parts a bundle could lose (worker scripts, skill files, lazy chunks), run through the bundle itself.
+    const ids = ['custom-tool', 'skill-on-demand', 'mcp-in-page-server', 'isolated-workspaces-git'];
+    const r = await runCli([...ids, '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual([...ids.map((id) => expect.stringMatching(new RegExp(`^ok   ${id}: completed after \\d+ turns`))), 'scenarios: 4 passed, 0 failed']);
+    expect(r.code).toBe(0);
   });
 
   it('a bad command line exits 2 with a sentence saying what to change', async () => {

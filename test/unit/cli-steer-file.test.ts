@@ -2,19 +2,11 @@
  * The headless runner's `--steer-file`: each line is delivered at its own safe point, in order,
  * as `interrupt.received` from `file`; a line that cannot be queued is a usage error (exit 2).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/run-scenario.ts', ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { runCliInProcess as runCli } from '../helpers/cli.ts';
 
 describe('run-scenario --steer-file', () => {
   it('delivers each line at the next safe point, in order', async () => {

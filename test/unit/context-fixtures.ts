@@ -4,6 +4,7 @@
 import type { ContentBlock, Message, ToolSchema } from '../../src/harness/messages.ts';
 import type { TraceEventBody } from '../../src/harness/trace.ts';
 import type { PreparedContext } from '../../src/harness/context/pipeline.ts';
+import { drainGenerator } from '../helpers/events.ts';
 
 /** mulberry32: a small seeded PRNG, so every failure reproduces from its seed. */
 export function rng(seed: number): () => number {
@@ -73,14 +74,8 @@ export function randomHistory(r: () => number, maxExchanges: number, maxChars: n
 }
 
 /** Drains a prepareContext generator: its events and its result. */
-export async function drain(gen: AsyncGenerator<TraceEventBody, PreparedContext>): Promise<{ events: TraceEventBody[]; result: PreparedContext }> {
-  const events: TraceEventBody[] = [];
-  let step = await gen.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await gen.next();
-  }
-  return { events, result: step.value };
+export function drain(gen: AsyncGenerator<TraceEventBody, PreparedContext>): Promise<{ events: TraceEventBody[]; result: PreparedContext }> {
+  return drainGenerator(gen);
 }
 
 export function layerEvents(events: TraceEventBody[]) {

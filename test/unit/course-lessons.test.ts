@@ -1,10 +1,13 @@
 /**
- * The course's lessons are real: each validates, runs headless to the exit it promises, places
- * every note, asks questions whose answer is the transition the replay really produces next,
- * has a "now try" that really changes the run, and fits in a share link.
+ * The course's lessons are real: each validates, runs headless to the exit it promises with a
+ * valid transcript in every prompt's run, places every note, asks questions whose answer is the
+ * transition the replay really produces next, has a "now try" that really changes the run, and
+ * fits in a share link. This is where `npm test` runs every lesson headless (it once ran them a
+ * second time as `test:scenarios`, which checked only the exit and the transcripts — both here).
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
+import { checkTranscript } from '../../src/harness/loop/check-transcript.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { decodeScenarioLinkV1, encodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
 import { courseChapters, courseLessons, nextLesson, nowTryVariant } from '../../src/scenarios/course.ts';
@@ -29,6 +32,10 @@ async function run(doc: ScenarioV1) {
   }
 }
 
+/** Each lesson as shipped runs once (a fake clock and fixed ids make every run of it identical); its tests share the run. */
+const shipped = new Map<string, ReturnType<typeof run>>();
+const runShipped = (doc: ScenarioV1) => shipped.get(doc.id) ?? shipped.set(doc.id, run(doc)).get(doc.id)!;
+
 const lessons = courseLessons();
 
 describe('the course', () => {
@@ -45,8 +52,9 @@ describe('the course', () => {
     expect(doc.lesson.goal).toMatch(/\.$/);
     expect(doc.questions.length).toBeGreaterThanOrEqual(1);
     expect(doc.steps.length).toBeGreaterThanOrEqual(1);
-    const { log, results } = await run(doc);
+    const { log, results } = await runShipped(doc);
     expect(results.at(-1)!.reason).toBe(doc.lesson.endsWith);
+    expect(results.flatMap((r) => checkTranscript(r.messages))).toEqual([]);
     expect(placeNotes(doc.steps, log)).toHaveLength(doc.steps.length);
     // Its own replay is the run the notes and questions were written for: all of them show.
     expect(lessonFit(doc, log)).toEqual(FITS);
@@ -61,7 +69,7 @@ describe('the course', () => {
   });
 
   it.each(lessons.map((l) => [l.id, l] as const))('%s: “now try” does what its text claims', async (_id, doc) => {
-    const before = signature((await run(doc)).log);
+    const before = signature((await runShipped(doc)).log);
     const variant = nowTryVariant(doc);
     const after = signature((await run(variant)).log);
     expect(after).not.toEqual(before);

@@ -20,6 +20,7 @@ import { createScriptedClient, type ScriptedClient } from '../../src/model/scrip
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import type { LoopDeps } from '../../src/harness/loop/types.ts';
+import { drainGenerator, ofType } from '../helpers/events.ts';
 
 export type Setup = {
   client: ScriptedClient;
@@ -49,20 +50,12 @@ export async function setup(
   return { client, clock, input, deps: { model: client, sandbox, clock, ids: new SequentialIds() } };
 }
 
-export async function drain(input: LoopInput, deps: LoopDeps): Promise<{ events: TraceEvent[]; result: RunResult }> {
-  const events: TraceEvent[] = [];
-  const loop = agentLoop(input, deps);
-  let step = await loop.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await loop.next();
-  }
-  return { events, result: step.value };
+/** Runs the loop to its end: every event and the result. */
+export function drain(input: LoopInput, deps: LoopDeps): Promise<{ events: TraceEvent[]; result: RunResult }> {
+  return drainGenerator(agentLoop(input, deps));
 }
 
-export function ofType<T extends TraceEvent['type']>(events: TraceEvent[], type: T) {
-  return events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
-}
+export { ofType };
 
 export function transitions(events: TraceEvent[]): string[] {
   return ofType(events, 'transition').map((e) => e.reason);

@@ -10,6 +10,7 @@ import { SessionLogWriter } from '../../src/harness/session/log-writer.ts';
 import { persistRun } from '../../src/harness/session/persist-run.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { setup } from './loop-helpers.ts';
+import { drainGenerator } from '../helpers/events.ts';
 
 const reply = (text: string) => [{ content: [{ type: 'text' as const, text }] }];
 
@@ -54,10 +55,7 @@ describe('a session log takes one run at a time', () => {
     const store = new MemorySessionStore({ clock: s.clock, ids: new SequentialIds() });
     const id = await newSession(store);
     const writer = new SessionLogWriter(store, id);
-    const drain = async (gen: AsyncGenerator<unknown, unknown>) => {
-      let step = await gen.next();
-      while (!step.done) step = await gen.next();
-    };
+    const drain = (gen: AsyncGenerator<unknown, unknown>) => drainGenerator(gen);
     await drain(persistRun(agentLoop(s.input, s.deps), { writer, clock: s.clock }));
     // A run the consumer abandons (reset, fork) releases its claim in its `finally`.
     const abandoned = persistRun(agentLoop(s.input, s.deps), { writer, clock: s.clock });

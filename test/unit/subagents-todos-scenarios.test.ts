@@ -9,6 +9,7 @@ import { prepareRun } from '../../src/scenarios/prepare.ts';
 import { builtinDocs, findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { historyOf, run } from './agents-fixture.ts';
+import { ofType } from '../helpers/events.ts';
 
 async function runBuiltin(id: string) {
   const scenario = findBuiltinScenario(id)!;
@@ -17,7 +18,6 @@ async function runBuiltin(id: string) {
   return { ...(await run(prepared)), sandbox };
 }
 
-const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
 
 describe('agent scenarios', () => {
   for (const id of ['plan-with-todos', 'delegate-parallel-subagents', 'custom-subagent']) {

@@ -8,14 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { agentLoop, checkTranscript, type TraceEvent } from '../../src/harness/index.ts';
 import { isolatedTeammateWorkspace, withTeamEnd } from '../../src/harness/agents/teams/index.ts';
 import { call, say, teamSetup, turn } from './teams-fixture.ts';
+import { eventsOf } from '../helpers/events.ts';
 
 const bash = (n: number) => turn(call('bash', { command: `echo step ${n}` }));
 
-async function drain(gen: AsyncGenerator<TraceEvent, unknown>): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  for (let s = await gen.next(); !s.done; s = await gen.next()) events.push(s.value);
-  return events;
-}
+const drain = (gen: AsyncGenerator<TraceEvent, unknown>) => eventsOf(gen);
 
 describe('the end of a run ends its team', () => {
   it('asks working teammates to shut down (timeout visible), stops idle ones, offers every copy back', async () => {

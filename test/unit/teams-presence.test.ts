@@ -15,15 +15,9 @@ import { EVENT_KINDS, emptyBreakpoints, matchBreakpoint, toggleBreakpoint } from
 import { deriveTeam } from '../../src/ui/team/derive.ts';
 import { ManualClock } from './manual-clock.ts';
 import { call, say, teamSetup, turn } from './teams-fixture.ts';
+import { eventsOf } from '../helpers/events.ts';
 
-async function drainAll(gen: AsyncGenerator<TraceEvent, unknown>, onEvent?: (e: TraceEvent) => void): Promise<TraceEvent[]> {
-  const out: TraceEvent[] = [];
-  for (let s = await gen.next(); !s.done; s = await gen.next()) {
-    out.push(s.value);
-    onEvent?.(s.value);
-  }
-  return out;
-}
+const drainAll = (gen: AsyncGenerator<TraceEvent, unknown>, onEvent?: (e: TraceEvent) => void) => eventsOf(gen, onEvent);
 
 /** A transport that counts what it posts and hears, and can die like a crashed tab: no bye, no more beats, nothing heard. */
 function tapped(channel: string) {

@@ -10,8 +10,8 @@ import { allMessages } from '../../src/harness/agents/teams/index.ts';
 import { readTasks } from '../../src/harness/agents/tasks/store.ts';
 import { historyOf } from './agents-fixture.ts';
 import { call, runAll, say, teamSetup, turn } from './teams-fixture.ts';
+import { ofType } from '../helpers/events.ts';
 
-const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
 const states = (events: TraceEvent[], name: string) => ofType(events, 'agent.state').filter((e) => e.name === name).map((e) => e.to);
 
 const worker = (id: string, who: string) => [turn(call('task_update', { taskId: id, status: 'completed' })), turn(call('send_message', { to: 'lead', body: `${who} finished #${id}` })), say(`#${id} done.`)];

@@ -12,6 +12,7 @@ import { deriveTeam } from '../../src/ui/team/derive.ts';
 import { deriveBoard } from '../../src/ui/agents/derive.ts';
 import { broadcastTransport } from '../../src/team-transport/broadcast.ts';
 import { call, runAll, say, teamSetup, turn } from './teams-fixture.ts';
+import { eventsOf } from '../helpers/events.ts';
 
 describe('a teammate in another tab', () => {
   it('exchanges mail over the BroadcastChannel, files first, and is gone when its tab closes', async () => {
@@ -167,8 +168,4 @@ describe('a tab that joins as a teammate the lead spawned in_tab', () => {
   });
 });
 
-async function drainAll(gen: AsyncGenerator<TraceEvent, unknown>): Promise<TraceEvent[]> {
-  const out: TraceEvent[] = [];
-  for (let s = await gen.next(); !s.done; s = await gen.next()) out.push(s.value);
-  return out;
-}
+const drainAll = (gen: AsyncGenerator<TraceEvent, unknown>) => eventsOf(gen);

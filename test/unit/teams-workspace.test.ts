@@ -14,8 +14,8 @@ import { prepareRun } from '../../src/scenarios/prepare.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { historyOf, run } from './agents-fixture.ts';
 import { call, runAll, say, teamSetup, turn } from './teams-fixture.ts';
+import { ofType } from '../helpers/events.ts';
 
-const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
 const files = { 'notes.md': 'line 1\nline 2\nline 3\n', 'b.txt': 'old b\n' };
 const runtime = { workspace: isolatedTeammateWorkspace };
 const leadResults = (events: TraceEvent[]) => ofType(events, 'tool.result').filter((e) => e.agentId === 'main').map((e) => String(e.content));

@@ -1,0 +1,6 @@
+/** Types of `build-cli.mjs` for the TypeScript that imports it (tests, benches). */
+export const CLI_DIR: string;
+export const CLI_BUNDLE: string;
+/** True when the bundle is missing or older than `src/` or the build script. */
+export function cliBundleStale(): boolean;
+export function buildCli(opts?: { quiet?: boolean }): Promise<void>;

@@ -1,0 +1,44 @@
+/**
+ * `npm test`: every check, in order, stopping at the first that fails, then how long each phase
+ * took (the same phases `.ci/run` times as one). Phases: types (svelte-check), lint, unit (vitest;
+ * its global setup builds the CLI bundle when the sources changed, and the course test runs every
+ * lesson headless), build (the app; the CLI bundle only if still stale, so it is built once), e2e.
+ *
+ *   node scripts/test-all.mjs [--from <phase>]   (start at a phase, e.g. after fixing an e2e test)
+ */
+import { spawnSync } from 'node:child_process';
+
+const PHASES = [
+  ['check', 'npm run check'],
+  ['lint', 'npm run lint'],
+  ['unit', 'npx vitest run'],
+  ['build', 'npx vite build && node scripts/build-cli.mjs --if-stale'],
+  ['e2e', 'npm run test:e2e'],
+];
+
+const fromArg = process.argv.indexOf('--from');
+const from = fromArg === -1 ? PHASES[0][0] : process.argv[fromArg + 1];
+const start = PHASES.findIndex(([name]) => name === from);
+if (start === -1) {
+  process.stderr.write(`test-all: no phase "${from}" (phases: ${PHASES.map(([n]) => n).join(', ')})\n`);
+  process.exit(2);
+}
+
+const times = [];
+const began = Date.now();
+let failed = null;
+for (const [name, command] of PHASES.slice(start)) {
+  process.stdout.write(`\n::: ${name}: ${command}\n`);
+  const t0 = Date.now();
+  const r = spawnSync(command, { shell: true, stdio: 'inherit' });
+  times.push([name, (Date.now() - t0) / 1000, r.status === 0]);
+  if (r.status !== 0) {
+    failed = { name, status: r.status ?? 1 };
+    break;
+  }
+}
+
+process.stdout.write('\n::: npm test phases\n');
+for (const [name, s, ok] of times) process.stdout.write(`:::   ${name.padEnd(6)} ${s.toFixed(1).padStart(7)} s${ok ? '' : '  FAILED'}\n`);
+process.stdout.write(`:::   total  ${((Date.now() - began) / 1000).toFixed(1).padStart(7)} s\n`);
+if (failed) process.exit(failed.status);

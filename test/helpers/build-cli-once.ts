@@ -1,0 +1,11 @@
+/**
+ * Vitest global setup: builds the headless runner's bundle (`dist-cli/harness.mjs`) once per test
+ * run, before any test file starts, and only when it is older than the sources — so tests that
+ * spawn the bundle never build it themselves (a build in a `beforeAll` ran into the hook timeout
+ * on a busy machine, and ran again in `npm test`'s build phase).
+ */
+import { buildCli, cliBundleStale } from '../../scripts/build-cli.mjs';
+
+export default async function buildCliOnce(): Promise<void> {
+  if (cliBundleStale()) await buildCli({ quiet: true });
+}
