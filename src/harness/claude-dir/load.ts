@@ -90,13 +90,12 @@ export function loadClaudeDir(files: Readonly<Record<string, string>>): ClaudeDi
         const parsed = parseSettings(text, 'json');
         if (!parsed.ok) {
           for (const e of parsed.errors) out.problems.push({ file: path, line: e.line, column: e.column, message: e.message });
-          // A bad settings file in the sandbox would only fail again at run start: keep it out.
-          delete out.sandboxFiles[path];
-          break;
+          for (const n of parsed.fallbackNotes) out.problems.push({ file: path, line: 1, message: `fails closed: ${n}` });
         }
         for (const w of parsed.warnings) out.problems.push({ file: path, line: w.line, column: w.column, message: `warning: ${w.message}` });
-        out.settings.push({ scope: kind.scope, file: path, settings: parsed.settings });
-        const s = parsed.settings;
+        // A file with mistakes still applies what it can, failing closed: its deny rules never vanish with them.
+        const s = parsed.ok ? parsed.settings : parsed.fallback;
+        out.settings.push({ scope: kind.scope, file: path, settings: s });
         const hooks = hookCommands(s);
         if (hooks.length) out.canAct.push(`${path}: ${hooks.length} hook command(s)`);
         if (s.permissions?.allow?.length) out.canAct.push(`${path}: allow rules ${s.permissions.allow.join(', ')}`);

@@ -28,6 +28,8 @@ export type MergedSettings = {
   /** Directories outside the working directory that reads may reach without asking, from every scope. */
   additionalDirectories: string[];
   hooks: HooksConfig;
+  /** Set when some scope says `disableAllHooks: true`: the scope that did. */
+  hooksDisabledBy?: string;
   /** Which scope each hook group came from, per event, parallel to `hooks[event]`. */
   hookSources: Partial<Record<keyof HooksConfig, string[]>>;
 };
@@ -93,7 +95,10 @@ export function mergeSettings(scopes: readonly ScopedSettings[]): MergedSettings
   });
   const hooks: Record<string, unknown[]> = {};
   const hookSources: Record<string, string[]> = {};
+  // disableAllHooks: true turns every hook off; managed hooks only when managed settings say it (as in Claude Code).
+  const hooksOff = ordered.find((s) => s.settings.disableAllHooks === true);
   for (const s of ordered) {
+    if (hooksOff && (hooksOff.source === 'managed' || s.source !== 'managed')) continue;
     for (const [event, groups] of Object.entries(s.settings.hooks ?? {})) {
       for (const g of groups ?? []) {
         (hooks[event] ??= []).push(g);
@@ -107,6 +112,7 @@ export function mergeSettings(scopes: readonly ScopedSettings[]): MergedSettings
     modeSource: withMode?.source ?? 'default',
     modeNotes,
     ...(disabler ? { bypassDisabledBy: disabler.source } : {}),
+    ...(hooksOff ? { hooksDisabledBy: hooksOff.source } : {}),
     additionalDirectories: [...new Set(ordered.flatMap((s) => s.settings.permissions?.additionalDirectories ?? []))],
     hooks: hooks as HooksConfig,
     hookSources: hookSources as MergedSettings['hookSources'],
