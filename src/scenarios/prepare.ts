@@ -15,6 +15,7 @@ import type { LoopHooks } from '../harness/loop/hook-site.ts';
 import type { SessionGrants } from '../harness/permissions/session-grants.ts';
 import type { PermissionMode } from '../harness/permissions/types.ts';
 import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
+import { HOME_DIR } from '../harness/ports.ts';
 import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
 import type { CustomToolDefinition } from '../harness/tools/custom/definition.ts';
 import { TODO_TOOL_NAME } from '../harness/agents/todos/index.ts';
@@ -319,8 +320,12 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   };
 }
 
+/** The user's own memory file, as an imported `~/.claude/` brings it: seeded into the sandbox's home. */
+export const USER_MEMORY_FILE = '~/.claude/CLAUDE.md';
+
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
-    await sandbox.fs.writeFile(`${sandbox.workdir}/${path}`, content);
+    // Only the user's CLAUDE.md goes to the home directory; every other path stays under the project.
+    await sandbox.fs.writeFile(path === USER_MEMORY_FILE ? `${HOME_DIR}/.claude/CLAUDE.md` : `${sandbox.workdir}/${path}`, content);
   }
 }

@@ -104,7 +104,9 @@ export function loadClaudeDir(files: Readonly<Record<string, string>>): ClaudeDi
       }
       case 'memory':
         out.memory.push(path);
-        if (kind.user) out.notes.push(`${path}: your own CLAUDE.md is listed, not injected (the sandbox has no home folder)`);
+        // The user's CLAUDE.md goes to the sandbox's home (~/.claude/CLAUDE.md), where discovery reads it first.
+        if (kind.user && path === `${USER_PREFIX}CLAUDE.md`) out.sandboxFiles[path] = text;
+        else if (kind.user) out.notes.push(`${path}: not a memory file Claude Code reads from ~/.claude (only ~/.claude/CLAUDE.md is); left out`);
         break;
       case 'skill': {
         const list = skillFiles.get(kind.name) ?? [];
