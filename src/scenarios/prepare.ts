@@ -16,6 +16,7 @@ import type { SessionGrants } from '../harness/permissions/session-grants.ts';
 import type { PermissionMode } from '../harness/permissions/types.ts';
 import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
 import { HOME_DIR } from '../harness/ports.ts';
+import { sandboxWithEnv } from '../sandbox/with-env.ts';
 import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
 import type { CustomToolDefinition } from '../harness/tools/custom/definition.ts';
 import { TODO_TOOL_NAME } from '../harness/agents/todos/index.ts';
@@ -184,7 +185,6 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     }
     model = createScriptedClient(scenario.model.turns, { ...scriptedOpts, ...(opts.scriptedToolIdStart ? { toolIdStart: opts.scriptedToolIdStart } : {}) });
   }
-  const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : 'scripted');
 
   const settings = applyTrust(harnessSettingsOf(scenario), opts.trusted ?? false);
   // Like Claude Code: the sandbox's own .claude/settings.json and settings.local.json (a scope passed in wins).
@@ -192,6 +192,10 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const scopes = [...(opts.settingsScopes ?? []), ...fromSandbox.scopes].map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
   const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
   const permissions = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
+  // Settings' `model` applies to a live run nobody chose a model for (as Claude Code's does, below --model).
+  const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? (merged.model?.id ?? scenario.model.model) : 'scripted');
+  // Settings' `env`: the environment of every command the run starts (tools and hooks).
+  const runSandbox = Object.keys(merged.env).length > 0 ? sandboxWithEnv(sandbox, merged.env) : sandbox;
   const hooks: LoopHooks | undefined =
     Object.keys(merged.hooks).length > 0
       ? {
@@ -222,7 +226,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const live = opts.model;
   const custom = liveCustomTools(opts.liveCustomTools ?? (() => scenario.settings.customTools), opts.trusted ?? false, opts.toolRunner);
   const { tools, team } = await agentToolPool({
-    sandbox,
+    sandbox: runSandbox,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
     base: () => withCustomTools([...agents.tools(builtinTools()), ...mcpRun.tools], custom),
     runtime: {
@@ -288,7 +292,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   };
   const deps: LoopDeps = {
     model,
-    sandbox,
+    sandbox: runSandbox,
     clock,
     ids: opts.ids ?? randomIds,
     files: opts.files ?? new FileState(),

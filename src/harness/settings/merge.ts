@@ -30,6 +30,10 @@ export type MergedSettings = {
   hooks: HooksConfig;
   /** Set when some scope says `disableAllHooks: true`: the scope that did. */
   hooksDisabledBy?: string;
+  /** `model` from the highest scope that sets one (a run uses it when nobody chose another). */
+  model?: { id: string; source: string };
+  /** `env` of every scope, a higher scope's value winning: the environment of the run's commands. */
+  env: Record<string, string>;
   /** Which scope each hook group came from, per event, parallel to `hooks[event]`. */
   hookSources: Partial<Record<keyof HooksConfig, string[]>>;
 };
@@ -106,8 +110,11 @@ export function mergeSettings(scopes: readonly ScopedSettings[]): MergedSettings
       }
     }
   }
+  const withModel = ordered.find((s) => s.settings.model !== undefined);
   return {
     rules,
+    ...(withModel?.settings.model ? { model: { id: withModel.settings.model, source: withModel.source } } : {}),
+    env: Object.assign({}, ...[...ordered].reverse().map((s) => s.settings.env ?? {})) as Record<string, string>,
     mode: withMode?.settings.permissions?.defaultMode ?? 'default',
     modeSource: withMode?.source ?? 'default',
     modeNotes,
