@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { HOME_DIR } from '../../src/harness/ports.ts';
-import { discoverClaudeMd, recordReader } from '../../src/harness/memory/index.ts';
+import { addQuickMemory, discoverClaudeMd, quickAddNote, recordReader } from '../../src/harness/memory/index.ts';
 import { loadClaudeDir } from '../../src/harness/claude-dir/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
@@ -61,5 +61,26 @@ describe('memory files Claude Code reads', () => {
     // The user's file lives in the sandbox's home, not in the project.
     expect(await sandbox.fs.readFile(`${HOME_DIR}/.claude/CLAUDE.md`)).toBe('USER-MEMORY-FROM-IMPORT');
     expect(await sandbox.fs.stat(`${P}/~/.claude/CLAUDE.md`)).toBeNull();
+  });
+});
+
+describe('the # quick-add (Claude Code\'s)', () => {
+  it('a prompt starting with one # is a memory; ## and ordinary prompts are not', () => {
+    expect(quickAddNote('# always run npm test before committing')).toBe('always run npm test before committing');
+    expect(quickAddNote('#use pnpm,\n not npm')).toBe('use pnpm, not npm');
+    expect(quickAddNote('## Heading')).toBeNull();
+    expect(quickAddNote('#')).toBeNull();
+    expect(quickAddNote('Remember: tabs')).toBeNull();
+    expect(quickAddNote('fix #12')).toBeNull();
+  });
+
+  it('saves a bullet to the project CLAUDE.md, which the next discovery injects', async () => {
+    const sb = await createJustBashSandbox({ files: { [`${P}/CLAUDE.md`]: '# notes\n- old' } });
+    const r = await addQuickMemory(sb.fs, P, 'use pnpm');
+    expect(r).toEqual({ path: `${P}/CLAUDE.md`, line: '- use pnpm' });
+    expect(await sb.fs.readFile(`${P}/CLAUDE.md`)).toBe('# notes\n- old\n- use pnpm\n');
+    const empty = await createJustBashSandbox();
+    await addQuickMemory(empty.fs, P, 'first note');
+    expect((await discoverClaudeMd(empty.fs, P)).text).toContain('- first note');
   });
 });
