@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
-import { CLAUDE_CODE_HOOK_EVENTS, HOOK_EVENTS } from '../../src/harness/hooks/config.ts';
+import { CLAUDE_CODE_HOOK_EVENTS, CLAUDE_CODE_HOOK_TYPES, HOOK_EVENTS } from '../../src/harness/hooks/config.ts';
+import { loadClaudeDir } from '../../src/harness/claude-dir/index.ts';
+import { NOT_USED_KEYS, PERMISSIONS_NOT_USED_KEYS } from '../../src/harness/settings/claude-code-keys.ts';
 import { mergeSettings, parseSettings, resolveMode, type Settings } from '../../src/harness/settings/index.ts';
 import { evaluateRules } from '../../src/harness/permissions/evaluate.ts';
 import { callFacts } from '../../src/harness/permissions/call-facts.ts';
@@ -198,5 +200,53 @@ describe('never looser than Claude Code reads the same files', () => {
     expect(bashDecision.decision).toBe('deny');
     expect(bashDecision.decidedBy.text).toMatch(/\(project\)/);
     expect(await sandbox.fs.readFile(`${sandbox.workdir}/draft.txt`)).toBe('old draft\n');
+  });
+});
+
+describe('importing a .claude/ folder with every settings key and hook event from Claude Code\'s docs', () => {
+  it('loads every key and event; what is not used or not run warns; nothing is looser', () => {
+    const handler = (type: string) =>
+      type === 'command' ? { type, command: 'true', timeout: 5, async: false } : type === 'http' ? { type, url: 'http://127.0.0.1:1/h' } : type === 'mcp_tool' ? { type, server: 's', tool: 't' } : { type, prompt: 'judge $ARGUMENTS' };
+    const settings = {
+      $schema: 'https://json.schemastore.org/claude-code-settings.json',
+      ...Object.fromEntries(NOT_USED_KEYS.map((k) => [k, k === 'statusLine' ? { type: 'command', command: 'x' } : 'x'])),
+      env: { A: '1' },
+      model: 'claude-x',
+      enableAllProjectMcpServers: false,
+      enabledMcpjsonServers: [],
+      disabledMcpjsonServers: [],
+      disableAllHooks: false,
+      permissions: {
+        allow: ['Bash(npm test *)', 'Agent'],
+        ask: ['Bash(git push *)'],
+        deny: ['Agent', 'Read(./.env)', 'WebSearch'],
+        defaultMode: 'manual',
+        additionalDirectories: ['../docs'],
+        disableBypassPermissionsMode: 'disable',
+        ...Object.fromEntries(PERMISSIONS_NOT_USED_KEYS.map((k) => [k, 'disable'])),
+      },
+      hooks: Object.fromEntries(CLAUDE_CODE_HOOK_EVENTS.map((e) => [e, [{ matcher: '*', hooks: CLAUDE_CODE_HOOK_TYPES.map(handler) }]])),
+    };
+    const imp = loadClaudeDir({ '.claude/settings.json': json(settings) });
+    const problems = imp.problems.map((p) => p.message);
+    // It loads (no error, only warnings), each warning with a line.
+    expect(problems.every((m) => m.startsWith('warning: '))).toBe(true);
+    expect(imp.problems.every((p) => p.line > 1)).toBe(true);
+    expect(imp.settings).toHaveLength(1);
+    const s = imp.settings[0]!.settings;
+    expect(s.permissions?.defaultMode).toBe('default');
+    expect(s.permissions?.deny).toEqual(['Agent', 'Read(./.env)', 'WebSearch']);
+    // What warns: each unused key, each event not fired here, each handler type not run here, the tool we lack.
+    for (const k of NOT_USED_KEYS) expect(problems).toContain(`warning: "${k}" is a Claude Code setting not used here (loaded, has no effect in this playground).`);
+    for (const e of CLAUDE_CODE_HOOK_EVENTS.filter((x) => !(HOOK_EVENTS as readonly string[]).includes(x))) expect(problems.some((m) => m.includes(`does not fire ${e} yet`))).toBe(true);
+    expect(problems.filter((m) => /hook is loaded, not run here/.test(m))).toHaveLength(HOOK_EVENTS.length * (CLAUDE_CODE_HOOK_TYPES.length - 1));
+    expect(problems.some((m) => /WebSearch, a Claude Code tool not available here/.test(m))).toBe(true);
+    expect(problems.some((m) => /unknown/.test(m))).toBe(false);
+    // The events fired here keep their command hooks.
+    expect(Object.keys(s.hooks ?? {}).sort()).toEqual([...HOOK_EVENTS].sort());
+    // Nothing looser: the deny beats the allow of the same tool, bypass stays disabled.
+    const merged = mergeSettings([{ source: 'project', settings: s }]);
+    expect(evaluateRules(callFacts('agent', { description: 'd', prompt: 'p' }, W, W), merged.rules, W).decision).toBe('deny');
+    expect(resolveMode(merged, 'bypassPermissions').mode).toBe('default');
   });
 });
