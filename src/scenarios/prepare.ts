@@ -15,6 +15,8 @@ import type { LoopHooks } from '../harness/index.ts';
 import type { SessionGrants } from '../harness/permissions/index.ts';
 import type { PermissionMode } from '../harness/permissions/index.ts';
 import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
+import { HOME_DIR } from '../harness/ports.ts';
+import { sandboxWithEnv } from '../sandbox/with-env.ts';
 import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
 import type { CustomToolDefinition } from '../harness/tools/index.ts';
 import { TODO_TOOL_NAME } from '../harness/agents/index.ts';
@@ -183,7 +185,6 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     }
     model = createScriptedClient(scenario.model.turns, { ...scriptedOpts, ...(opts.scriptedToolIdStart ? { toolIdStart: opts.scriptedToolIdStart } : {}) });
   }
-  const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : 'scripted');
 
   const settings = applyTrust(harnessSettingsOf(scenario), opts.trusted ?? false);
   // Like Claude Code: the sandbox's own .claude/settings.json and settings.local.json (a scope passed in wins).
@@ -191,6 +192,10 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const scopes = [...(opts.settingsScopes ?? []), ...fromSandbox.scopes].map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
   const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
   const permissions = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
+  // Settings' `model` applies to a live run nobody chose a model for (as Claude Code's does, below --model).
+  const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? (merged.model?.id ?? scenario.model.model) : 'scripted');
+  // Settings' `env`: the environment of every command the run starts (tools and hooks).
+  const runSandbox = Object.keys(merged.env).length > 0 ? sandboxWithEnv(sandbox, merged.env) : sandbox;
   const hooks: LoopHooks | undefined =
     Object.keys(merged.hooks).length > 0
       ? {
@@ -222,7 +227,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const live = opts.model;
   const custom = liveCustomTools(opts.liveCustomTools ?? (() => scenario.settings.customTools), opts.trusted ?? false, opts.toolRunner);
   const { tools, team } = await agentToolPool({
-    sandbox,
+    sandbox: runSandbox,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
     base: () => withCustomTools([...agents.tools(builtinTools()), ...mcpRun.tools], custom),
     runtime: {
@@ -288,7 +293,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   };
   const deps: LoopDeps = {
     model,
-    sandbox,
+    sandbox: runSandbox,
     clock,
     ids: opts.ids ?? randomIds,
     files: opts.files ?? new FileState(),
@@ -320,8 +325,12 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   };
 }
 
+/** The user's own memory file, as an imported `~/.claude/` brings it: seeded into the sandbox's home. */
+export const USER_MEMORY_FILE = '~/.claude/CLAUDE.md';
+
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
-    await sandbox.fs.writeFile(`${sandbox.workdir}/${path}`, content);
+    // Only the user's CLAUDE.md goes to the home directory; every other path stays under the project.
+    await sandbox.fs.writeFile(path === USER_MEMORY_FILE ? `${HOME_DIR}/.claude/CLAUDE.md` : `${sandbox.workdir}/${path}`, content);
   }
 }

@@ -87,13 +87,15 @@ describe('.claude/ import: problems name file and line, the rest still loads', (
     expect(by('.claude/agents/broken.md')[0]!.line).toBeGreaterThanOrEqual(2);
     expect(by('.claude/skills/bad/SKILL.md')[0]).toMatchObject({ line: 1 });
     expect(by('.mcp.json')[0]).toMatchObject({ line: 4, message: expect.stringMatching(/"nothing" needs a "command"/) });
-    // The rest loads: project and user settings, the good agent, the good skill, the good server.
-    expect(imp.settings.map((s) => s.scope).sort()).toEqual(['project', 'user']);
+    // The rest loads: project and user settings, the good agent, the good skill, the good server;
+    // the bad local file applies what it can, failing closed (issue 19): its unreadable allow is left out.
+    expect(imp.settings.map((s) => s.scope).sort()).toEqual(['local', 'project', 'user']);
+    expect(imp.settings.find((s) => s.scope === 'local')!.settings.permissions?.allow ?? []).toEqual([]);
     expect(imp.agents).toEqual(['.claude/agents/reviewer.md']);
     expect(imp.skills.map((s) => s.name)).toEqual(['release']);
     expect(imp.mcpServers).toEqual(['docs']);
-    // A settings file that would fail again at run start is not put in the sandbox.
-    expect(imp.sandboxFiles['.claude/settings.local.json']).toBeUndefined();
+    // The file stays in the sandbox as written: run start reads it the same way (failing closed).
+    expect(imp.sandboxFiles['.claude/settings.local.json']).toBeDefined();
   });
 
   it('a JSON syntax error gives its line and column', () => {
@@ -165,7 +167,7 @@ describe('run start reads the sandbox’s settings (headless)', () => {
     expect(write.decision).toBe('deny');
   });
 
-  it('a broken settings file is left out and reported with its line; the run still goes on', async () => {
+  it('a broken settings file is reported with its line and applies failing closed; the run still goes on', async () => {
     const base = findBuiltinScenario('layered-claude-settings')!;
     const files = { ...base.files, '.claude/settings.local.json': '{\n  "permissions": {\n    "defaultMode": "yolo"\n  }\n}\n' };
     const sandbox = await createJustBashSandbox();
@@ -175,7 +177,8 @@ describe('run start reads the sandbox’s settings (headless)', () => {
     const local = read.files.find((f) => f.scope === 'local')!;
     expect(local.ok).toBe(false);
     expect(local.problems[0]!.line).toBe(3);
-    expect(read.scopes).toEqual(['project', 'scenario']);
+    // Its unreadable mode reads as default (asks), never the next scope's looser one.
+    expect(read.scopes).toEqual(['local', 'project', 'scenario']);
     expect(result.reason).toBe('completed');
   });
 

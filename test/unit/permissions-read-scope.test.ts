@@ -31,6 +31,12 @@ const cases: Case[] = [
   ['read of ~/.ssh/id_rsa asks (home is outside the project)', 'read', { file_path: '~/.ssh/id_rsa' }, {}, 'ask'],
   ['a Read allow rule for the path settles it', 'read', { file_path: '/etc/hosts' }, { allow: ['Read(//etc/**)'] }, 'allow'],
   ['a Read allow for another path does not', 'read', { file_path: '/etc/hosts' }, { allow: ['Read(//var/**)'] }, 'ask'],
+  // Issue 20 §4: as in Claude Code, an Edit allow for a path outside also covers reading it.
+  ['an Edit allow for an outside path covers reading it', 'read', { file_path: '/srv/notes/a.md' }, { allow: ['Edit(//srv/notes/**)'] }, 'allow'],
+  ['an Edit allow covers an outside shell read of it', 'bash', { command: 'cat /srv/notes/a.md' }, { allow: ['Edit(//srv/notes/**)'] }, 'allow'],
+  ['an Edit allow covers searching it', 'grep', { pattern: 'x', path: '/srv/notes' }, { allow: ['Edit(//srv/notes/**)'] }, 'allow'],
+  ['an Edit allow for another path does not', 'read', { file_path: '/etc/hosts' }, { allow: ['Edit(//srv/notes/**)'] }, 'ask'],
+  ['a Read deny beats the Edit allow', 'read', { file_path: '/srv/notes/.env' }, { allow: ['Edit(//srv/notes/**)'], deny: ['Read(//srv/notes/.env)'] }, 'deny'],
   ['an additionalDirectories entry covers it', 'read', { file_path: '/srv/shared/a.md' }, { dirs: ['/srv/shared'] }, 'allow'],
   ['an additional directory relative to the workdir', 'read', { file_path: '/home/lib/x.ts' }, { dirs: ['../lib'] }, 'allow'],
   ['an additional directory under ~', 'read', { file_path: `${HOME_DIR}/notes/a.md` }, { dirs: ['~/notes'] }, 'allow'],

@@ -90,13 +90,12 @@ export function loadClaudeDir(files: Readonly<Record<string, string>>): ClaudeDi
         const parsed = parseSettings(text, 'json');
         if (!parsed.ok) {
           for (const e of parsed.errors) out.problems.push({ file: path, line: e.line, column: e.column, message: e.message });
-          // A bad settings file in the sandbox would only fail again at run start: keep it out.
-          delete out.sandboxFiles[path];
-          break;
+          for (const n of parsed.fallbackNotes) out.problems.push({ file: path, line: 1, message: `fails closed: ${n}` });
         }
         for (const w of parsed.warnings) out.problems.push({ file: path, line: w.line, column: w.column, message: `warning: ${w.message}` });
-        out.settings.push({ scope: kind.scope, file: path, settings: parsed.settings });
-        const s = parsed.settings;
+        // A file with mistakes still applies what it can, failing closed: its deny rules never vanish with them.
+        const s = parsed.ok ? parsed.settings : parsed.fallback;
+        out.settings.push({ scope: kind.scope, file: path, settings: s });
         const hooks = hookCommands(s);
         if (hooks.length) out.canAct.push(`${path}: ${hooks.length} hook command(s)`);
         if (s.permissions?.allow?.length) out.canAct.push(`${path}: allow rules ${s.permissions.allow.join(', ')}`);
@@ -105,7 +104,9 @@ export function loadClaudeDir(files: Readonly<Record<string, string>>): ClaudeDi
       }
       case 'memory':
         out.memory.push(path);
-        if (kind.user) out.notes.push(`${path}: your own CLAUDE.md is listed, not injected (the sandbox has no home folder)`);
+        // The user's CLAUDE.md goes to the sandbox's home (~/.claude/CLAUDE.md), where discovery reads it first.
+        if (kind.user && path === `${USER_PREFIX}CLAUDE.md`) out.sandboxFiles[path] = text;
+        else if (kind.user) out.notes.push(`${path}: not a memory file Claude Code reads from ~/.claude (only ~/.claude/CLAUDE.md is); left out`);
         break;
       case 'skill': {
         const list = skillFiles.get(kind.name) ?? [];

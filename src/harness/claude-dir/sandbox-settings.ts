@@ -2,7 +2,8 @@
  * At run start, like Claude Code, read the project's `.claude/settings.json` (project scope) and
  * `.claude/settings.local.json` (local scope) from the sandbox itself, so a scenario, a Files
  * panel edit, an imported `.claude/` and the headless runner's `--dir` all behave alike. A file
- * that does not parse is left out and reported with its lines (Claude Code drops it silently).
+ * with mistakes is reported with its lines and still applies what it can, failing closed
+ * (`settings/fail-closed.ts`): Claude Code drops it whole, deny rules included; we never do.
  */
 import type { SandboxFs } from '../ports.ts';
 import { parseSettings } from '../settings/parse.ts';
@@ -32,15 +33,14 @@ export async function readSandboxSettings(fs: SandboxFs, workdir: string, skip: 
       continue;
     }
     const parsed = parseSettings(text, 'json');
-    if (!parsed.ok) {
-      out.read.push({ path, scope, ok: false, rules: 0, hooks: 0, problems: parsed.errors });
-      continue;
-    }
-    const p = parsed.settings.permissions;
-    const rules = (p?.allow?.length ?? 0) + (p?.ask?.length ?? 0) + (p?.deny?.length ?? 0);
-    const hooks = Object.values(parsed.settings.hooks ?? {}).reduce((n, groups) => n + (groups?.length ?? 0), 0);
-    out.read.push({ path, scope, ok: true, rules, hooks, problems: parsed.warnings });
-    out.scopes.push({ source: scope, settings: parsed.settings });
+    // A file with mistakes still contributes what it can, failing closed: its deny rules never vanish with them.
+    const settings = parsed.ok ? parsed.settings : parsed.fallback;
+    const problems = parsed.ok ? parsed.warnings : [...parsed.errors, ...parsed.warnings, ...parsed.fallbackNotes.map((message) => ({ line: 1, column: 1, message }))];
+    const p = settings.permissions;
+    const rules = (p?.allow?.length ?? 0) + (p?.ask?.length ?? 0) + (p?.deny?.length ?? 0) + (settings.always_deny?.length ?? 0) + (settings.ask_user?.length ?? 0);
+    const hooks = Object.values(settings.hooks ?? {}).reduce((n, groups) => n + (groups?.length ?? 0), 0);
+    out.read.push({ path, scope, ok: parsed.ok, rules, hooks, problems });
+    out.scopes.push({ source: scope, settings });
   }
   return out;
 }

@@ -32,6 +32,53 @@ export const HOOK_EVENTS = [
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
+/**
+ * Every hook event in Claude Code's current hooks reference. A settings file may name any of them
+ * and still loads; those not in {@link HOOK_EVENTS} (the ones this harness fires) are reported as
+ * "loaded, not run here" by the settings loader instead of failing the file.
+ */
+export const CLAUDE_CODE_HOOK_EVENTS = [
+  'Setup',
+  'SessionStart',
+  'InstructionsLoaded',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PreToolUse',
+  'PermissionRequest',
+  'PermissionDenied',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Notification',
+  'SubagentStart',
+  'SubagentStop',
+  'TaskCreated',
+  'TaskCompleted',
+  'Stop',
+  'StopFailure',
+  'TeammateIdle',
+  'ConfigChange',
+  'CwdChanged',
+  'FileChanged',
+  'DirectoryAdded',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'PreCompact',
+  'PostCompact',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'Elicitation',
+  'ElicitationResult',
+  'MessageDisplay',
+  'SessionEnd',
+] as const;
+
+/** Claude Code's hook handler types (`command`, `prompt`, `agent`, `http`, `mcp_tool`). */
+export const CLAUDE_CODE_HOOK_TYPES = ['command', 'prompt', 'agent', 'http', 'mcp_tool'] as const;
+
+/** The handler types this harness runs (ours adds `js`); other Claude Code types load with a warning. */
+export const HOOK_TYPES_RUN_HERE: readonly string[] = ['command', 'js'];
+
 export function isHookEventName(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
 }

@@ -1,29 +1,37 @@
 /**
- * CLAUDE.md discovery: the project memory files Claude Code reads at start-up. One `CLAUDE.md`
- * per directory from the root down to the working directory (`/CLAUDE.md`, `/home/CLAUDE.md`,
- * `/home/project/CLAUDE.md`, …), root first, so the more specific file comes later and wins
- * where they disagree. Each file is followed by the files it imports (`@path`, up to
- * {@link MAX_IMPORT_HOPS} hops). Nothing here throws on a bad tree: missing imports, cycles,
- * over-deep chains and unreadable files come back as `problems`.
+ * CLAUDE.md discovery: the memory files Claude Code reads at start-up, in its order — the user's
+ * own `~/.claude/CLAUDE.md` first, then per directory from the root down to the working directory
+ * (`/CLAUDE.md`, `/home/CLAUDE.md`, `/home/project/CLAUDE.md`, …) its `CLAUDE.md`,
+ * `.claude/CLAUDE.md` and `CLAUDE.local.md`, root first, so the more specific file comes later
+ * and wins where they disagree; then the project's `.claude/rules/**\/*.md` (a rule with `paths:`
+ * frontmatter is labelled with the files it is for). Each file is followed by the files it
+ * imports (`@path`, up to {@link MAX_IMPORT_HOPS} hops). Nothing here throws on a bad tree:
+ * missing imports, cycles, over-deep chains and unreadable files come back as `problems`.
  */
-import { WORKDIR, type SandboxFs } from '../ports.ts';
+import { HOME_DIR, WORKDIR, type SandboxFs } from '../ports.ts';
 import type { MemoryFileInfo, MemoryProblem } from '../trace.ts';
 import { estimateTextTokens } from '../context/tokens.ts';
 import { normalizePath } from '../util/paths.ts';
 import { findImports, resolveImport } from './imports.ts';
 
 export const MEMORY_FILE_NAME = 'CLAUDE.md';
+/** Per directory, in the order Claude Code reads them: the shared file, its `.claude/` twin, the personal (git-ignored) one. */
+export const MEMORY_FILES_PER_DIR = [MEMORY_FILE_NAME, `.claude/${MEMORY_FILE_NAME}`, 'CLAUDE.local.md'] as const;
+/** Modular project rules, every `.md` below it (Claude Code's `.claude/rules/`). */
+export const RULES_DIR = '.claude/rules';
 /** Claude Code follows imports at most this many hops from a directory's CLAUDE.md. */
 export const MAX_IMPORT_HOPS = 4;
 /** Files beyond this are cut (Claude Code warns above 40k characters). */
 export const MAX_FILE_CHARS = 40_000;
 
-/** What discovery needs from a file system: the sandbox's, or a scenario's files (`recordReader`). */
-export type MemoryFsReader = Pick<SandboxFs, 'readFile' | 'stat'>;
+/** What discovery needs from a file system: the sandbox's, or a scenario's files (`recordReader`). `list` finds `.claude/rules/`. */
+export type MemoryFsReader = Pick<SandboxFs, 'readFile' | 'stat'> & Partial<Pick<SandboxFs, 'list'>>;
 
 export type ClaudeMdOptions = {
   /** What `~/` means in an import; default the project directory. */
   home?: string;
+  /** The user's home, whose `.claude/CLAUDE.md` is the user's memory; default the sandbox's `HOME_DIR`. */
+  userHome?: string;
   maxHops?: number;
   maxFileChars?: number;
 };
@@ -51,7 +59,7 @@ export async function discoverClaudeMd(fs: MemoryFsReader, cwd: string, opts: Cl
   const included = new Set<string>();
 
   /** Reads one file and, after it, what it imports. `chain` is the import path that led here. */
-  async function include(path: string, chain: string[], hops: number): Promise<void> {
+  async function include(path: string, chain: string[], hops: number, label = ''): Promise<void> {
     const importedFrom = chain.at(-1);
     const from = importedFrom ? { importedFrom } : {};
     if (chain.includes(path)) {
@@ -82,7 +90,10 @@ export async function discoverClaudeMd(fs: MemoryFsReader, cwd: string, opts: Cl
     }
     included.add(path);
     files.push({ path, ...from, tokens: estimateTextTokens(content) });
-    sections.push(`Contents of ${path}${importedFrom ? ` (imported by ${importedFrom})` : ''}:\n\n${content.trim()}`);
+    const scoped = label === '' ? null : pathsFrontmatter(content);
+    if (scoped) content = scoped.body;
+    const note = scoped?.paths.length ? ` (a rule for files matching ${scoped.paths.join(', ')})` : label;
+    sections.push(`Contents of ${path}${importedFrom ? ` (imported by ${importedFrom})` : note}:\n\n${content.trim()}`);
 
     const targets = findImports(content);
     if (targets.length === 0) return;
@@ -101,8 +112,48 @@ export async function discoverClaudeMd(fs: MemoryFsReader, cwd: string, opts: Cl
     for (const t of targets) await include(resolveImport(t, path, home), [...chain, path], hops + 1);
   }
 
+  await include(`${opts.userHome ?? HOME_DIR}/.claude/${MEMORY_FILE_NAME}`, [], 0, " (the user's memory)");
   for (const dir of directoriesDownTo(cwd)) {
-    await include(dir === '/' ? `/${MEMORY_FILE_NAME}` : `${dir}/${MEMORY_FILE_NAME}`, [], 0);
+    for (const name of MEMORY_FILES_PER_DIR) await include(dir === '/' ? `/${name}` : `${dir}/${name}`, [], 0);
   }
+  for (const rule of await ruleFiles(fs, `${normalizePath(cwd)}/${RULES_DIR}`)) await include(rule, [], 0, ' (a project rule)');
   return { text: sections.join('\n\n'), files, problems };
+}
+
+/** Every `.md` below `dir`, sorted, depth-first; none when the reader cannot list. */
+async function ruleFiles(fs: MemoryFsReader, dir: string, depth = 0): Promise<string[]> {
+  if (!fs.list || depth > 4) return [];
+  let entries: { name: string; kind: string }[];
+  try {
+    entries = await fs.list(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of [...entries].sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = `${dir}/${e.name}`;
+    if (e.kind === 'dir') out.push(...(await ruleFiles(fs, path, depth + 1)));
+    else if (e.kind === 'file' && e.name.endsWith('.md')) out.push(path);
+  }
+  return out;
+}
+
+/** A rule's `paths:` frontmatter (a list or one glob) and the body after it; `null` without frontmatter. */
+function pathsFrontmatter(content: string): { paths: string[]; body: string } | null {
+  const m = /^---\r?\n([^]*?)\r?\n---\r?\n?/.exec(content);
+  if (!m) return null;
+  const paths: string[] = [];
+  const lines = m[1]!.split(/\r?\n/);
+  lines.forEach((line, i) => {
+    const inline = /^paths:\s*(.+)$/.exec(line);
+    if (inline) paths.push(...inline[1]!.replace(/^\[|\]$/g, '').split(',').map((p) => p.trim().replace(/^["']|["']$/g, '')).filter(Boolean));
+    else if (/^paths:\s*$/.test(line)) {
+      for (const item of lines.slice(i + 1)) {
+        const li = /^\s*-\s*(.+)$/.exec(item);
+        if (!li) break;
+        paths.push(li[1]!.trim().replace(/^["']|["']$/g, ''));
+      }
+    }
+  });
+  return { paths, body: content.slice(m[0].length) };
 }

@@ -16,3 +16,4 @@ export { buildExtractRequest, parseFacts, EXTRACT_SYSTEM } from './extract-promp
 export { rememberExchange } from './remember.ts';
 export { parseOrigin, originLabel, injectableInto, taggingStore, refusingStore } from './origin.ts';
 export type { RememberOptions } from './remember.ts';
+export { quickAddNote, addQuickMemory } from './quick-add.ts';

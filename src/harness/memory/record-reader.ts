@@ -22,5 +22,15 @@ export function recordReader(files: Record<string, string>, workdir = WORKDIR): 
       if (content !== undefined) return { kind: 'file', size: content.length, mtimeMs: 0 };
       return isDir(abs) ? { kind: 'dir', size: 0, mtimeMs: 0 } : null;
     },
+    async list(dir) {
+      const abs = resolvePath(workdir, dir);
+      const names = new Map<string, 'file' | 'dir'>();
+      for (const p of byPath.keys()) {
+        if (!isInside(abs, p) || p === abs) continue;
+        const [first, ...rest] = p.slice(abs.length + 1).split('/');
+        names.set(first!, rest.length > 0 ? 'dir' : 'file');
+      }
+      return [...names].map(([name, kind]) => ({ name, kind }));
+    },
   };
 }

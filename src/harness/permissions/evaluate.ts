@@ -77,7 +77,7 @@ function matchesPart(r: SourcedRule, part: CommandPart, workdir: string): boolea
   // A Read deny/ask also covers bash parts that read the file (observed: `cat .env`);
   // an Edit/Write deny/ask covers parts that write it (`> file`, `rm file`, `tee file`).
   if (rule.tool === 'Read') return pathRuleMatches(rule.specifier, part.readPaths, workdir);
-  if (rule.tool === 'Edit' || rule.tool === 'MultiEdit' || rule.tool === 'Write') return pathRuleMatches(rule.specifier, [...part.redirectTargets, ...part.writePaths], workdir);
+  if (isEditRule(rule.tool) || rule.tool === 'Write') return pathRuleMatches(rule.specifier, [...part.redirectTargets, ...part.writePaths], workdir);
   return false;
 }
 
@@ -123,6 +123,11 @@ function matchesCall(r: SourcedRule, facts: CallFacts, workdir: string): boolean
   // search outside the working directory run, a Read deny of a directory refuses searching it
   // (files a deny covers inside a searched tree are skipped by the tools themselves).
   if (rule.tool === 'Read' && facts.kind === 'search') return spec === undefined || matchPathPattern(spec, facts.path, workdir);
+  // An Edit allow with a path also lets that path be read and searched (Claude Code: permission
+  // to edit a path covers reading it; issue 20 §4). Only allows: an Edit deny does not stop reads.
+  if (isEditRule(rule.tool) && spec !== undefined && r.behavior === 'allow' && ((facts.kind === 'file' && facts.op === 'read') || facts.kind === 'search')) {
+    return facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
+  }
   // A Read deny/ask also covers editing that file (observed).
   if (rule.tool === 'Read' && spec !== undefined && r.behavior !== 'allow') {
     return facts.kind === 'file' && facts.op === 'edit' && facts.path !== undefined && matchPathPattern(spec, facts.path, workdir);
@@ -146,14 +151,16 @@ function editAllowed(rules: readonly SourcedRule[], target: string, workdir: str
   );
 }
 
-/** A Read allow rule that covers reading `path` (a bare `Read` covers every path). */
+const isEditRule = (tool: string) => tool === 'Edit' || tool === 'MultiEdit';
+
+/** A Read allow rule that covers reading `path` (a bare `Read` covers every path), or an Edit allow naming it (editing covers reading). */
 function readAllowed(rules: readonly SourcedRule[], path: string, workdir: string): SourcedRule | undefined {
   return rules.find(
     (r) =>
       r.behavior === 'allow' &&
       r.rule.kind === 'tool' &&
-      r.rule.tool === 'Read' &&
-      (r.rule.specifier === undefined || matchPathPattern(r.rule.specifier, path, workdir)),
+      ((r.rule.tool === 'Read' && (r.rule.specifier === undefined || matchPathPattern(r.rule.specifier, path, workdir))) ||
+        (isEditRule(r.rule.tool) && r.rule.specifier !== undefined && matchPathPattern(r.rule.specifier, path, workdir))),
   );
 }
 

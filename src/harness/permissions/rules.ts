@@ -13,7 +13,10 @@ export { canonicalToolName };
 
 /** The harness tool names a rule's tool name covers (unknown names cover the tool of that exact name). */
 export function toolsCoveredBy(ruleTool: string): readonly string[] {
-  return RULE_TOOL_MAP[canonicalToolName(ruleTool)] ?? [ruleTool];
+  const canon = canonicalToolName(ruleTool);
+  // A Claude Code name also covers a (custom) tool of exactly that name: knowing the name never narrows a rule.
+  const ours = RULE_TOOL_MAP[canon];
+  return ours ? (ours.includes(canon) ? ours : [...ours, canon]) : [ruleTool];
 }
 
 /** Whether a rule's tool part (ignoring the specifier) names this harness tool. */

@@ -63,19 +63,24 @@ export const RULE_TOOL_MAP: Readonly<Record<string, readonly string[]>> = (() =>
   return map;
 })();
 
-/** Every Claude Code tool name we know of, ours or not. */
-const KNOWN_CLAUDE_CODE = new Set([...Object.keys(RULE_TOOL_MAP), ...NOT_AVAILABLE_HERE]);
 const OWN_NAMES = new Set([...Object.keys(CLAUDE_CODE_NAMES_OF), ...OWN_ONLY]);
 
-/** `bash`, `BASH` and `Bash` all mean Claude Code's `Bash`; other names are kept as written. */
+/** Names matched whatever their case (as before Claude Code's other names were known); the rest are case-sensitive. */
+const CASE_INSENSITIVE = ['Bash', 'Read', 'Edit', 'Write', 'Glob', 'Grep', 'WebFetch'];
+
+/**
+ * `bash`, `BASH` and `Bash` all mean Claude Code's `Bash` (and so for the file tools); other names
+ * are kept as written — `task` is not `Task`, so a custom tool named `task` keeps its own rules.
+ */
 export function canonicalToolName(name: string): string {
   const lower = name.toLowerCase();
-  for (const known of KNOWN_CLAUDE_CODE) if (known.toLowerCase() === lower) return known;
+  for (const known of CASE_INSENSITIVE) if (known.toLowerCase() === lower) return known;
   return name;
 }
 
 /** Our tool for a name as an agent's `tools:` list or a CLI flag writes it (`Agent` → `agent`); unknown names are kept. */
 export function harnessToolNameOf(name: string): string {
+  if (name.includes('(')) return name;
   const covered = RULE_TOOL_MAP[canonicalToolName(name)];
   return covered?.[0] ?? name;
 }
@@ -98,7 +103,7 @@ export function toolNameKind(name: string): ToolNameKind {
  */
 export function toolNameWarning(name: string, where: string): string | null {
   const kind = toolNameKind(name);
-  if (kind === 'not-available') return `${where} names ${canonicalToolName(name)}, a Claude Code tool not available here: it matches nothing in this playground.`;
+  if (kind === 'not-available') return `${where} names ${canonicalToolName(name)}, a Claude Code tool not available here: it matches no built-in tool in this playground (only a custom tool of exactly that name).`;
   if (kind === 'unknown') {
     return `${where} names "${name}", which is neither a Claude Code tool nor one of ours: it matches only a custom tool of exactly that name (check the spelling; names are case-sensitive).`;
   }

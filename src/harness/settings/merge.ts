@@ -28,6 +28,12 @@ export type MergedSettings = {
   /** Directories outside the working directory that reads may reach without asking, from every scope. */
   additionalDirectories: string[];
   hooks: HooksConfig;
+  /** Set when some scope says `disableAllHooks: true`: the scope that did. */
+  hooksDisabledBy?: string;
+  /** `model` from the highest scope that sets one (a run uses it when nobody chose another). */
+  model?: { id: string; source: string };
+  /** `env` of every scope, a higher scope's value winning: the environment of the run's commands. */
+  env: Record<string, string>;
   /** Which scope each hook group came from, per event, parallel to `hooks[event]`. */
   hookSources: Partial<Record<keyof HooksConfig, string[]>>;
 };
@@ -93,7 +99,10 @@ export function mergeSettings(scopes: readonly ScopedSettings[]): MergedSettings
   });
   const hooks: Record<string, unknown[]> = {};
   const hookSources: Record<string, string[]> = {};
+  // disableAllHooks: true turns every hook off; managed hooks only when managed settings say it (as in Claude Code).
+  const hooksOff = ordered.find((s) => s.settings.disableAllHooks === true);
   for (const s of ordered) {
+    if (hooksOff && (hooksOff.source === 'managed' || s.source !== 'managed')) continue;
     for (const [event, groups] of Object.entries(s.settings.hooks ?? {})) {
       for (const g of groups ?? []) {
         (hooks[event] ??= []).push(g);
@@ -101,12 +110,16 @@ export function mergeSettings(scopes: readonly ScopedSettings[]): MergedSettings
       }
     }
   }
+  const withModel = ordered.find((s) => s.settings.model !== undefined);
   return {
     rules,
+    ...(withModel?.settings.model ? { model: { id: withModel.settings.model, source: withModel.source } } : {}),
+    env: Object.assign({}, ...[...ordered].reverse().map((s) => s.settings.env ?? {})) as Record<string, string>,
     mode: withMode?.settings.permissions?.defaultMode ?? 'default',
     modeSource: withMode?.source ?? 'default',
     modeNotes,
     ...(disabler ? { bypassDisabledBy: disabler.source } : {}),
+    ...(hooksOff ? { hooksDisabledBy: hooksOff.source } : {}),
     additionalDirectories: [...new Set(ordered.flatMap((s) => s.settings.permissions?.additionalDirectories ?? []))],
     hooks: hooks as HooksConfig,
     hookSources: hookSources as MergedSettings['hookSources'],

@@ -9,12 +9,22 @@ import type { z } from 'zod';
 import { formatZodIssues } from '../tools/run-tool.ts';
 import { findJsonProblem } from './json-check.ts';
 import { settingsSchema, type Settings } from './schema.ts';
-import { settingsWarnings } from './warnings.ts';
+import { settingsWarnings, type SettingsWarningAt } from './warnings.ts';
+import { leniently } from './lenient.ts';
+import { denyEverything, failClosed, restrictionsOnly } from './fail-closed.ts';
 
 export type SettingsError = { line: number; column: number; message: string };
 
-/** `warnings`: valid content that does not do what it looks like (a `Write(...)` allow, a project `bypassPermissions`). */
-export type ParsedSettings = { ok: true; settings: Settings; warnings: SettingsError[] } | { ok: false; errors: SettingsError[] };
+/**
+ * `warnings`: valid content that does not do what it looks like (a `Write(...)` allow, a project
+ * `bypassPermissions`), and what Claude Code accepts that is not used or not run here.
+ * On errors, `fallback` is what the document still contributes, failing closed
+ * (`fail-closed.ts`): loaders apply it so a file's deny rules never vanish with its mistakes;
+ * `fallbackNotes` says what fell closed.
+ */
+export type ParsedSettings =
+  | { ok: true; settings: Settings; warnings: SettingsError[] }
+  | { ok: false; errors: SettingsError[]; warnings: SettingsError[]; fallback: Settings; fallbackNotes: string[] };
 
 type Located = { node: Node | null; keyNode: Node | null };
 
@@ -56,21 +66,36 @@ export function parseSettings(text: string, format: 'json' | 'yaml'): ParsedSett
   if (format === 'json' && text.trim() !== '') {
     // Checked first, with JSON's own words: YAML accepts things JSON does not (comments, trailing commas, bare words): hold JSON to JSON.
     const problem = findJsonProblem(text);
-    if (problem) return { ok: false, errors: [{ ...position(lc, problem.offset), message: `JSON syntax: ${problem.message}` }] };
+    if (problem) {
+      const errors = [{ ...position(lc, problem.offset), message: `JSON syntax: ${problem.message}` }];
+      // A laxer reading (YAML's) may still find the deny and ask rules: keep those, nothing else.
+      const lax: unknown = doc.errors.length === 0 ? doc.toJS() : null;
+      const salvage = lax !== null && typeof lax === 'object' && !Array.isArray(lax) ? failClosed(restrictionsOnly(lax as Record<string, unknown>)) : denyEverything('this settings file is not valid JSON');
+      return { ok: false, errors, warnings: [], fallback: salvage.settings, fallbackNotes: salvage.notes };
+    }
   }
   if (doc.errors.length > 0) {
+    const broken = denyEverything(`this settings file is not valid ${format === 'json' ? 'JSON' : 'YAML'}`);
     return {
       ok: false,
       errors: doc.errors.map((e) => ({ ...position(lc, e.pos[0]), message: `${format === 'json' ? 'JSON' : 'YAML'} syntax: ${e.message.split('\n')[0]}` })),
+      warnings: [],
+      fallback: broken.settings,
+      fallbackNotes: broken.notes,
     };
   }
-  const value: unknown = doc.toJS() ?? {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, errors: [{ line: 1, column: 1, message: 'settings must be an object (a mapping of keys such as "permissions" and "hooks")' }] };
+  const raw: unknown = doc.toJS() ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    const broken = denyEverything('these settings are not an object');
+    return { ok: false, errors: [{ line: 1, column: 1, message: 'settings must be an object (a mapping of keys such as "permissions" and "hooks")' }], warnings: [], fallback: broken.settings, fallbackNotes: broken.notes };
   }
+  const lenient = leniently(raw as Record<string, unknown>);
+  const value = lenient.value;
+  const at = (w: SettingsWarningAt): SettingsError => ({ ...position(lc, locate(doc, w.path).node?.range?.[0]), message: w.message });
   const result = settingsSchema.safeParse(value);
   if (result.success) {
-    const warnings = settingsWarnings(result.data).map((w) => ({ ...position(lc, locate(doc, w.path).node?.range?.[0]), message: w.message }));
+    const warnings = [...lenient.warnings, ...settingsWarnings(result.data)].map(at);
+    warnings.sort((a, b) => a.line - b.line || a.column - b.column);
     return { ok: true, settings: result.data, warnings };
   }
   const errors = result.error.issues.map((issue): SettingsError => {
@@ -86,5 +111,6 @@ export function parseSettings(text: string, format: 'json' | 'yaml'): ParsedSett
     return { ...position(lc, target?.range?.[0]), message: issueMessage(issue, value) };
   });
   errors.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { ok: false, errors };
+  const salvage = failClosed(value);
+  return { ok: false, errors, warnings: [...lenient.warnings, ...settingsWarnings(salvage.settings)].map(at), fallback: salvage.settings, fallbackNotes: salvage.notes };
 }

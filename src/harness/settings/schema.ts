@@ -47,6 +47,12 @@ export const settingsSchema = z.looseObject({
   always_deny: z.array(yamlTierRuleSchema).optional(),
   always_allow: z.array(yamlTierRuleSchema).optional(),
   ask_user: z.array(yamlTierRuleSchema).optional(),
+  /** Claude Code's switch that turns every hook off (managed hooks stay unless managed settings say it). */
+  disableAllHooks: z.boolean().optional(),
+  /** Environment variables for the run's commands (the sandbox's environment). */
+  env: z.record(z.string(), z.string()).optional(),
+  /** The model the run uses, when nothing more specific (the runner's `--model`, the page's choice) says another. */
+  model: z.string().min(1).optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -78,7 +78,8 @@ export async function trustKey(content: ActionableContent): Promise<string> {
 /** The settings that take effect: all of them when trusted; without the actionable parts when not. */
 export function applyTrust(settings: Settings, trusted: boolean): Settings {
   if (trusted) return settings;
-  const { hooks: _hooks, always_allow: _alwaysAllow, permissions, ...rest } = settings;
+  // env and model wait for trust too: a document must not set the commands' environment or spend on a model of its choosing.
+  const { hooks: _hooks, always_allow: _alwaysAllow, env: _env, model: _model, permissions, ...rest } = settings;
   const out: Settings = { ...rest };
   if (permissions) {
     // additionalDirectories widens where reads go without asking: permissive, so it waits for trust too.

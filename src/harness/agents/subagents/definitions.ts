@@ -55,11 +55,11 @@ export const GENERAL_PURPOSE: SubagentDefinition = {
 
 /**
  * Claude Code's tool names, as a definition may write them, to ours (`Agent` → `agent`,
- * `TodoWrite` → `todo_write`); `Agent(worker)` names the Agent tool.
+ * `TodoWrite` → `todo_write`). `Agent(worker)` (only some agent types) is not modelled: it is
+ * kept as written and so names no tool — the subagent gets no Agent tool (stricter, never wider).
  */
 export function toolNameOf(name: string): string {
-  const base = name.includes('(') ? name.slice(0, name.indexOf('(')).trim() : name;
-  return harnessToolNameOf(base);
+  return harnessToolNameOf(name);
 }
 
 const frontmatterSchema = z
