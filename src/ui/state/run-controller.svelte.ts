@@ -472,7 +472,7 @@ export class RunController extends RunPuller {
       // A tool saved in the Tools tab while this run works joins its next request (tools.changed).
       liveCustomTools: () => this.scenario.settings.customTools,
       // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
-      ...(await mcpSession.runOptions(sandbox, this.scenario.files)),
+      ...(await mcpSession.runOptions(sandbox, this.scenario.files, this.documentTrustKey)),
     });
     if (epoch !== this.epoch) return false;
     const { input, deps } = prepared;
