@@ -158,6 +158,11 @@ export class RunController extends RunPuller {
    * own key is being worked out): a built-in by its id, anything else by its document key. A user
    * scope trusted for one document does not act in another (`ui/workbench/user-scope.svelte.ts`).
    */
+  /** The secrets in use (the API key) that nothing leaving the page or stored may hold: links, exports, kept cases. */
+  secrets(): string[] {
+    return [this.settings.apiKey].filter((s) => s.trim() !== '');
+  }
+
   get documentTrustKey(): string {
     return this.trust.status === 'builtin' ? `builtin:${this.scenario.id}` : this.trust.documentHash;
   }
