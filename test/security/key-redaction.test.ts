@@ -89,7 +89,7 @@ describe('the API key is redacted everywhere it could leave or be stored', () =>
     expect(JSON.stringify(log.value)).not.toContain(KEY);
     // Key-shaped text is redacted too, even when the key in use is another one.
     const other = new SessionLogWriter(store, created.value.id, { secrets: () => [] });
-    other.append({ ...events[0]!, type: 'run.start', note: 'sk-ant-api03-abcdefghijklmnop' } as TraceEvent);
+    other.append({ ...events[0]!, type: 'run.start', note: 'sk-ant-api03-abcdefghijklmnop' } as unknown as TraceEvent);
     await other.flush();
     const again = await store.load(created.value.id);
     expect(again.ok && JSON.stringify(again.value)).not.toContain('sk-ant-api03-abcdefghijklmnop');
