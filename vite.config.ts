@@ -2,14 +2,18 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
 import { frameScriptHash } from './src/security/frame-hash-node.ts';
-import { securityHeaders } from './src/security/headers.ts';
+import { metaContentSecurityPolicy, securityHeaders, withCspMeta } from './src/security/headers.ts';
 
 // One definition (src/security/headers.ts) for dev, preview and public/_headers (static hosts):
 // cross-origin isolation for WebContainer, the CSP and the hardening headers.
 const isolationHeaders = securityHeaders(frameScriptHash());
 
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [
+    svelte(),
+    // The build's index.html carries the policy as a <meta> too, for hosts that ignore _headers (dev keeps only the header: Vite injects inline scripts there).
+    { name: 'csp-meta', apply: 'build', transformIndexHtml: (html: string) => withCspMeta(html, metaContentSecurityPolicy(frameScriptHash())) },
+  ],
   // just-bash's browser build imports node:zlib for gzip/gunzip/zcat/rg; a small fflate shim stands in.
   resolve: { alias: { 'node:zlib': fileURLToPath(new URL('./src/sandbox/justbash/zlib-shim.ts', import.meta.url)) } },
   server: { headers: isolationHeaders },

@@ -9,7 +9,7 @@
  */
 import { gunzipSync, gzipSync, strToU8 } from 'fflate';
 import { migrateScenario } from './migrate.ts';
-import { deeperThan } from '../harness/session/index.ts';
+import { deeperThan, redactDeep } from '../harness/session/index.ts';
 import { parseScenario, scenarioHeader, type Scenario } from './schema.ts';
 import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 
@@ -181,8 +181,13 @@ function decodeJson(fragment: string): { ok: true; json: unknown } | { ok: false
   return { ok: true, json };
 }
 
-/** The share URL for a scenario (v0 or v1), on the page at `base` (origin + path). */
-export function scenarioLinkUrl(base: string, scenario: Scenario | ScenarioV1): string {
-  const payload = scenario.version === 1 ? encodeScenarioLinkV1(scenario) : encodeScenarioLink(scenario);
+/**
+ * The share URL for a scenario (v0 or v1), on the page at `base` (origin + path). Every string is
+ * redacted first (`secrets`: the API key in use; anything key-shaped always): a kept golden case or
+ * a recorded turn may hold the key, and a link must never carry it.
+ */
+export function scenarioLinkUrl(base: string, scenario: Scenario | ScenarioV1, secrets: readonly string[] = []): string {
+  const clean = redactDeep(scenario, secrets);
+  const payload = clean.version === 1 ? encodeScenarioLinkV1(clean) : encodeScenarioLink(clean);
   return `${base.replace(/#.*$/, '')}#s=${payload}`;
 }

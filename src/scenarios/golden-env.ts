@@ -3,7 +3,9 @@
  * each case gets a fresh sandbox holding the case's files, the scenario's CURRENT tools, rules
  * and hooks (so an edit is what is tested), and a scripted model that makes exactly the recorded
  * call and then stops. The permission prompt is answered as the person answered it when the
- * case was recorded (`promptAnswer`: allow once, deny, or nobody there), so the results compare.
+ * case was recorded (`promptAnswer`: allow once, deny, or nobody there), so the results compare —
+ * only for a trusted document: an untrusted one's recorded answers are its own words, so its
+ * calls that reach the prompt are denied, as with nobody there.
  */
 import { FakeClock, SequentialIds } from '../harness/clock.ts';
 import { GOLDEN_TOOL_USE_ID, type GoldenCase, type GoldenRunEnv } from '../harness/golden/index.ts';
@@ -43,8 +45,9 @@ export function scenarioGoldenEnv(scenario: Scenario, opts: GoldenEnvOptions): G
           clock: new FakeClock(),
           ids: new SequentialIds(),
           trusted: opts.trusted,
-          // Nobody to ask (`none`): no prompter, so the pipeline denies as a headless run does.
-          ...(c.promptAnswer === 'none' ? {} : { askPermission: async () => ({ decision: c.promptAnswer === 'deny' ? ('deny' as const) : ('allow_once' as const) }) }),
+          // Nobody to ask (`none`): no prompter, so the pipeline denies as a headless run does. An
+          // untrusted document's recorded "allow" is the document speaking, not the person: no answer is replayed.
+          ...(c.promptAnswer === 'none' || !opts.trusted ? {} : { askPermission: async () => ({ decision: c.promptAnswer === 'deny' ? ('deny' as const) : ('allow_once' as const) }) }),
           sessionId: `golden-${c.id}`,
           ...(opts.toolRunner ? { toolRunner: opts.toolRunner } : {}),
           ...(opts.jsRunner ? { jsRunner: opts.jsRunner } : {}),

@@ -17,8 +17,10 @@ export type PrepareMcpOptions = {
   /** The session's servers (the UI's); a run-local one is made from `connector` otherwise. */
   registry?: mcp.McpRegistry;
   connector?: McpConnector;
-  /** Project servers the user approved at the prompt. */
+  /** Project servers the user approved at the prompt (`mcp.projectApprovalKey`s). */
   userApproved?: ReadonlySet<string>;
+  /** The document's trust key: approvals count only for the document they were given in. */
+  document?: string;
 };
 
 export type PreparedMcp = { tools: AnyTool[]; events: TraceEventBody[]; dispose: () => Promise<void> };
@@ -44,6 +46,7 @@ export async function prepareMcp(
     settings,
     trusted: ctx.trusted,
     ...(opts?.userApproved ? { userApproved: opts.userApproved } : {}),
+    ...(opts?.document !== undefined ? { document: opts.document } : {}),
   });
   await registry.connectAll(ctx.signal);
   return {

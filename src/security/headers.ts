@@ -42,6 +42,24 @@ export function contentSecurityPolicy(frameScriptHash: string): string {
   ].join('; ');
 }
 
+/**
+ * The same policy as a `<meta>` in the built `index.html`, for a static host that ignores
+ * `_headers` (the header stays the primary). `frame-ancestors` is left out: browsers ignore it in a
+ * meta policy (and say so on the console); only the header can forbid framing.
+ */
+export function metaContentSecurityPolicy(frameScriptHash: string): string {
+  return contentSecurityPolicy(frameScriptHash)
+    .split('; ')
+    .filter((d) => !d.startsWith('frame-ancestors'))
+    .join('; ');
+}
+
+/** `html` with the meta policy as the first element of its `<head>`, before any script loads. */
+export function withCspMeta(html: string, policy: string): string {
+  const tag = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" />`;
+  return html.replace(/<head>/i, `<head>\n    ${tag}`);
+}
+
 /** Every header the app is served with (dev, preview and static hosting alike). */
 export function securityHeaders(frameScriptHash: string): Record<string, string> {
   return {

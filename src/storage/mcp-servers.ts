@@ -48,7 +48,30 @@ export function parseSavedMcpServer(r: unknown): SavedMcpServer | string {
 export function savedRecordOf(spec: mcp.McpServerSpec, savedAt: number): SavedMcpServer | string {
   if (spec.transport === 'in-page' || !spec.url) return 'only servers added by URL are saved';
   const headerNames = Object.keys(spec.headers ?? {});
-  return parseSavedMcpServer({ version: 1, name: spec.name, transport: spec.transport, url: spec.url, ...(headerNames.length ? { headerNames } : {}), savedAt });
+  return parseSavedMcpServer({ version: 1, name: spec.name, transport: spec.transport, url: urlWithoutCredentials(spec.url), ...(headerNames.length ? { headerNames } : {}), savedAt });
+}
+
+/** Query parameters that carry credentials (`?token=`, `?api_key=`, `?access_token=`, `?sig=` …). */
+const CREDENTIAL_PARAM = /token|key|secret|passw|auth|sig|credential|session/i;
+
+/**
+ * A URL as it may be kept in localStorage: no user name or password, no credential-looking query
+ * parameter. The connection in this tab keeps the full URL; after a reload the person adds the
+ * credential again (as for header values, which are never saved).
+ */
+export function urlWithoutCredentials(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw;
+  }
+  const secrets = [...url.searchParams.keys()].filter((name) => CREDENTIAL_PARAM.test(name));
+  if (!url.username && !url.password && secrets.length === 0) return raw;
+  url.username = '';
+  url.password = '';
+  for (const name of secrets) url.searchParams.delete(name);
+  return url.toString();
 }
 
 /** The spec a saved server connects with (the user's scope; header values, if any, from the user again). */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { frameScriptHash } from '../../src/security/frame-hash-node.ts';
-import { securityHeaders } from '../../src/security/headers.ts';
+import { metaContentSecurityPolicy, securityHeaders } from '../../src/security/headers.ts';
 import { openApp, openSettings } from '../e2e/app.ts';
 import { allowConsoleErrors, expect, inject, test } from '../e2e/browser.ts';
 import { E2E_API_KEY } from '../e2e/constants.ts';
@@ -27,6 +27,9 @@ test('the app is served with its CSP and hardening headers', async ({ page }) =>
   }
   await page.getByTestId('scenario-picker').waitFor();
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  // The page carries the policy itself too (a static host that ignores _headers), frame-ancestors aside.
+  const meta = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]:not([data-connect-lock])')?.getAttribute('content'));
+  expect(meta).toBe(metaContentSecurityPolicy(frameScriptHash()));
 });
 
 // (eval cannot be tried from here: code run through the DevTools protocol is exempt from CSP;

@@ -39,3 +39,16 @@ describe('the app ships one set of security headers', () => {
     expect(frameScriptHash()).toMatch(/^sha256-[A-Za-z0-9+/]{43}=$/);
   });
 });
+
+describe('the built page carries the policy itself', () => {
+  it('as a <meta> first in <head> (a static host that ignores _headers still gets it), without frame-ancestors (ignored in a meta)', async () => {
+    const { metaContentSecurityPolicy, withCspMeta } = await import('../../src/security/headers.ts');
+    const policy = metaContentSecurityPolicy(frameScriptHash());
+    expect(policy).toBe(contentSecurityPolicy(frameScriptHash()).replace("; frame-ancestors 'none'", ''));
+    const html = withCspMeta('<!doctype html><html><head><script type="module" src="/a.js"></script></head></html>', policy);
+    expect(html.indexOf('http-equiv="Content-Security-Policy"')).toBeLessThan(html.indexOf('<script'));
+    expect(html).toContain(`content="${policy.replace(/'/g, "'")}"`);
+    // vite.config.ts wires it into the build.
+    expect(readFileSync(new URL('../../vite.config.ts', import.meta.url), 'utf8')).toMatch(/apply: 'build', transformIndexHtml: \(html: string\) => withCspMeta\(html, metaContentSecurityPolicy\(frameScriptHash\(\)\)\)/);
+  });
+});

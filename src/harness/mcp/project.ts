@@ -7,7 +7,7 @@
  */
 import type { SandboxFs } from '../ports.ts';
 import { readMcpJson } from './mcp-json.ts';
-import { projectServerApproval, type McpApprovalSettings } from './project-trust.ts';
+import { projectApprovalKey, projectServerApproval, type McpApprovalSettings } from './project-trust.ts';
 import type { McpRegistry } from './registry.ts';
 import type { TraceEventBody } from '../trace.ts';
 
@@ -20,8 +20,10 @@ export type ProjectServersInput = {
   settings: McpApprovalSettings;
   /** Whether the document the project came from is trusted (see `project-trust.ts`). */
   trusted: boolean;
-  /** Servers the user approved at the prompt in this session. */
+  /** Servers the user approved at the prompt in this session, as `projectApprovalKey`s. */
   userApproved?: ReadonlySet<string>;
+  /** The trust key of the document the project came from: an approval counts only for it. */
+  document?: string;
 };
 
 /** Syncs the registry's project servers with `.mcp.json`; returns the config problems as events. */
@@ -44,7 +46,8 @@ export async function syncProjectServers(input: ProjectServersInput): Promise<Tr
   const keep = new Set<string>();
   for (const { spec, file } of reading.servers) {
     keep.add(spec.name);
-    const approval = projectServerApproval(spec.name, input.settings, { trusted: input.trusted, ...(input.userApproved ? { userApproved: input.userApproved } : {}) });
+    const approvalKey = projectApprovalKey(input.document ?? '', { ...spec, ...(file ? { file } : {}) });
+    const approval = projectServerApproval(spec.name, input.settings, { trusted: input.trusted, approvalKey, ...(input.userApproved ? { userApproved: input.userApproved } : {}) });
     if (!approval.approved) {
       registry.block(spec, approval.reason, 'trust');
       continue;

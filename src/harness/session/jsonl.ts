@@ -81,15 +81,18 @@ const messageSchema = z.object({
 });
 const metaShape = { seq: z.number().int(), ts: z.number(), agentId: z.string().min(1), turn: z.number().int().nonnegative() };
 
-/** A snapshot path: relative to the project and inside it, like every other path (an import must not write `../../home/user/x`). */
-const snapshotPath = z.string().refine(isProjectRelativePath, { error: (i) => `the path ${JSON.stringify(i.input)} leaves the project (absolute, or with "..")` });
 const snapshotDeltaSchema = z.object({
   full: z.boolean(),
-  files: z.record(snapshotPath, z.string()),
-  removed: z.array(snapshotPath),
-  dirs: z.array(snapshotPath).optional(),
-  skipped: z.array(z.object({ path: snapshotPath, size: z.number() })),
+  files: z.record(z.string(), z.string()),
+  removed: z.array(z.string()),
+  dirs: z.array(z.string()).optional(),
+  skipped: z.array(z.object({ path: z.string(), size: z.number() })),
 });
+
+/** A snapshot path that would leave the project (absolute, or with `..`): validated like every other path, so an import cannot write `../../home/user/x`. */
+function snapshotPathOutside(delta: z.infer<typeof snapshotDeltaSchema>): string | undefined {
+  return [...Object.keys(delta.files), ...delta.removed, ...(delta.dirs ?? []), ...delta.skipped.map((s) => s.path)].find((p) => !isProjectRelativePath(p));
+}
 
 /** Checks the fields replay depends on; other event types need only the common fields. */
 const eventSchema = z.union([
@@ -152,6 +155,8 @@ export function importSessionJsonl(text: string, opts: ImportOptions = {}): Impo
     if (type === 'trace') {
       const r = traceRecordSchema.safeParse(json);
       if (!r.success) return { ok: false, line: lineNo, error: `Line ${lineNo}: the trace record is malformed (${issues(r.error)}).` };
+      const outside = r.data.event.type === 'session.snapshot' ? snapshotPathOutside((r.data.event as { delta: z.infer<typeof snapshotDeltaSchema> }).delta) : undefined;
+      if (outside !== undefined) return { ok: false, line: lineNo, error: `Line ${lineNo}: the snapshot's path ${JSON.stringify(outside)} leaves the project (absolute, or with ".."); nothing was imported.` };
       traces.push(r.data.event as unknown as SessionLogEvent);
     } else if (type === 'user' || type === 'assistant') {
       const r = messageRecordSchema.safeParse(json);

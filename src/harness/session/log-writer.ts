@@ -14,6 +14,7 @@
  */
 import type { SessionStore, SessionStoreError } from '../ports.ts';
 import type { SessionLogEvent } from './types.ts';
+import { redactDeep } from './redact.ts';
 
 export type LogWriterOptions = {
   /** Write at once when this many events are waiting. Default 64. */
@@ -24,6 +25,12 @@ export type LogWriterOptions = {
   onWritten?: (info: { eventCount: number; bytes: number }) => void;
   /** How to defer a flush; default `queueMicrotask`. */
   schedule?: (fn: () => void) => void;
+  /**
+   * The secrets in use (the API key), read at each write: when given, every string of every event
+   * is redacted before it is stored (and anything key-shaped), so the key never lands in the log
+   * even when it appears in the conversation. The page always gives it.
+   */
+  secrets?: () => readonly string[];
 };
 
 export type FlushResult = { ok: true; written: number } | { ok: false; error: SessionStoreError; pending: number };
@@ -125,7 +132,8 @@ export class SessionLogWriter {
   private async write(batch: SessionLogEvent[]): Promise<FlushResult> {
     let r;
     try {
-      r = await this.store.append(this.sessionId, batch);
+      const secrets = this.opts.secrets?.();
+      r = await this.store.append(this.sessionId, secrets ? batch.map((e) => redactDeep(e, secrets)) : batch);
     } catch (err) {
       // The port promises not to reject; a broken implementation still must not reach the loop.
       r = { ok: false as const, error: { code: 'unavailable' as const, message: `Saving the session failed: ${(err as Error)?.message ?? String(err)}` } };

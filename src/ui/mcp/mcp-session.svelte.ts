@@ -43,7 +43,10 @@ export class McpSession {
   servers = $state<mcp.McpServerState[]>([]);
   /** The last problem of an action in the panel (a bad URL, a name clash, a locked origin). */
   problem = $state<string | null>(null);
+  /** Approved project servers, as `mcp.projectApprovalKey`s: this document, this server's name, URL and header names. */
   readonly approved = new SvelteSet<string>();
+  /** The trust key of the document in use (the run controller's `documentTrustKey`), set by the page. */
+  document = $state('');
   /** Servers saved in this browser that are not connected yet (not in the registry). */
   saved = $state<SavedMcpServer[]>([]);
   #registry: Promise<mcp.McpRegistry> | null = null;
@@ -66,10 +69,10 @@ export class McpSession {
    * What a run passes to prepareRun (`mcp`), or nothing when no server was added and the project
    * has no `.mcp.json` (then the SDK is never loaded).
    */
-  async runOptions(sandbox: Sandbox, scenarioFiles: Readonly<Record<string, string>>): Promise<{ mcp?: { registry: mcp.McpRegistry; userApproved: ReadonlySet<string> } }> {
+  async runOptions(sandbox: Sandbox, scenarioFiles: Readonly<Record<string, string>>, document: string): Promise<{ mcp?: { registry: mcp.McpRegistry; userApproved: ReadonlySet<string>; document: string } }> {
     const hasFile = mcp.MCP_JSON in scenarioFiles || (await sandbox.fs.stat(`${sandbox.workdir}/${mcp.MCP_JSON}`).catch(() => null)) !== null;
     if (!this.#registry && !hasFile) return {};
-    return { mcp: { registry: await this.registry(), userApproved: snapshotOf(this.approved) } };
+    return { mcp: { registry: await this.registry(), userApproved: snapshotOf(this.approved), document } };
   }
 
   async addRemote(name: string, url: string, transport: 'http' | 'sse'): Promise<boolean> {
@@ -116,9 +119,14 @@ export class McpSession {
     if (this.#registry) await (await this.registry()).remove(name);
   }
 
-  /** The approval prompt's "yes" for a project server: it starts at the next run. */
-  approve(name: string): void {
-    this.approved.add(name);
+  /** The approval prompt's "yes" for a project server, as it is, in the document in use: it starts at the next run. */
+  approve(spec: mcp.McpServerSpec): void {
+    this.approved.add(mcp.projectApprovalKey(this.document, spec));
+  }
+
+  /** Whether this server, as it is, is approved in the document in use. */
+  isApproved(spec: mcp.McpServerSpec): boolean {
+    return this.approved.has(mcp.projectApprovalKey(this.document, spec));
   }
 
   async #add(spec: mcp.McpServerSpec): Promise<boolean> {

@@ -158,6 +158,11 @@ export class RunController extends RunPuller {
    * own key is being worked out): a built-in by its id, anything else by its document key. A user
    * scope trusted for one document does not act in another (`ui/workbench/user-scope.svelte.ts`).
    */
+  /** The secrets in use (the API key) that nothing leaving the page or stored may hold: links, exports, kept cases. */
+  secrets(): string[] {
+    return [this.settings.apiKey].filter((s) => s.trim() !== '');
+  }
+
   get documentTrustKey(): string {
     return this.trust.status === 'builtin' ? `builtin:${this.scenario.id}` : this.trust.documentHash;
   }
@@ -475,7 +480,7 @@ export class RunController extends RunPuller {
       // A tool saved in the Tools tab while this run works joins its next request (tools.changed).
       liveCustomTools: () => this.scenario.settings.customTools,
       // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
-      ...(await mcpSession.runOptions(sandbox, this.scenario.files)),
+      ...(await mcpSession.runOptions(sandbox, this.scenario.files, this.documentTrustKey)),
     });
     if (epoch !== this.epoch) return false;
     const { input, deps } = prepared;

@@ -3,6 +3,7 @@
  * each tool call (with the deciding one marked), the hooks timeline, and the audit records.
  * Pure and framework-free, like conversation.ts, so any prefix of the event log can be shown.
  */
+import { redactDeep } from '../../harness/session/redact.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import type { DecidedBy, StageDecision, StageName } from '../../harness/permissions/index.ts';
 import { modeSourceText } from '../explain/mode-source.ts';
@@ -178,10 +179,10 @@ export function auditRecords(events: readonly TraceEvent[]): AuditRecord[] {
   return out;
 }
 
-/** The audit records as JSON lines (one object per line, newline-terminated). */
-export function auditJsonLines(events: readonly TraceEvent[]): string {
+/** The audit records as JSON lines (one object per line, newline-terminated), every string redacted (`secrets`: the API key in use). */
+export function auditJsonLines(events: readonly TraceEvent[], secrets: readonly string[] = []): string {
   return auditRecords(events)
-    .map((r) => JSON.stringify(r))
+    .map((r) => JSON.stringify(redactDeep(r, secrets)))
     .join('\n')
     .concat(events.some((e) => e.type === 'permission.decision') ? '\n' : '');
 }

@@ -373,6 +373,8 @@ export class SessionManager {
 
   private newWriter(id: string): SessionLogWriter {
     const writer = new SessionLogWriter(this.store, id, {
+      // The key is never written into the log, even where it appears in the conversation.
+      secrets: this.opts.secrets,
       onError: (e, pending) => {
         this.pending = pending;
         this.error = `${e.message} ${pending} event${pending === 1 ? ' is' : 's are'} kept in this page until saving works again.`;

@@ -30,7 +30,7 @@ export async function exportSession(store: SessionStore, id: string, secrets: st
  */
 export async function importSession(store: SessionStore, text: string, fileName: string, current: Workbench): Promise<Transfer<SessionInfo>> {
   const parsed = importSessionJsonl(text);
-  if (!parsed.ok) return { ok: false, error: parsed.line ? `Line ${parsed.line}: ${parsed.error}` : parsed.error };
+  if (!parsed.ok) return { ok: false, error: parsed.line && !parsed.error.startsWith(`Line ${parsed.line}`) ? `Line ${parsed.line}: ${parsed.error}` : parsed.error };
   if (parsed.events.length === 0) return { ok: false, error: `${fileName} holds no session records.` };
   const unopenable = openProblem(parsed.events);
   if (unopenable) return { ok: false, error: `${fileName} cannot be opened, so it was not imported: ${unopenable}` };

@@ -5,7 +5,7 @@
 import { runGoldenCases, type GoldenCase, type GoldenOutcome } from '../../harness/golden/index.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 
-export async function runGoldenInPage(scenario: Scenario, cases: readonly GoldenCase[], trusted: boolean): Promise<GoldenOutcome[]> {
+export async function runGoldenInPage(scenario: Scenario, cases: readonly GoldenCase[], trusted: boolean, signal?: AbortSignal): Promise<GoldenOutcome[]> {
   const [{ scenarioGoldenEnv }, { createPreferredJustBash }, { pageToolRunner }, { createFrameJsHookRunner }, { sharedFrameRuntime }] = await Promise.all([
     import('../../scenarios/golden-env.ts'),
     import('../../sandbox/select.ts'),
@@ -19,5 +19,5 @@ export async function runGoldenInPage(scenario: Scenario, cases: readonly Golden
     toolRunner: await pageToolRunner(),
     jsRunner: createFrameJsHookRunner(sharedFrameRuntime()),
   });
-  return runGoldenCases(cases, env);
+  return runGoldenCases(cases, env, signal);
 }

@@ -4,7 +4,7 @@
  * from the live sandbox, and the case says so in its label.
  */
 import { recordGoldenCase, type GoldenCase, type RecordResult } from '../../harness/golden/index.ts';
-import { snapshotSandbox } from '../../harness/session/index.ts';
+import { redactDeep, snapshotSandbox } from '../../harness/session/index.ts';
 import type { TraceEvent } from '../../harness/trace.ts';
 import type { FilesAt } from '../state/run-controller.svelte.ts';
 import type { Sandbox } from '../../harness/ports.ts';
@@ -15,6 +15,8 @@ export async function keepCall(o: {
   existing: readonly GoldenCase[];
   filesAt: ((count: number) => Promise<FilesAt>) | null;
   sandbox: Sandbox | null;
+  /** Redacted from the case (the API key in use): a kept case travels in the scenario, its links and exports. */
+  secrets?: readonly string[];
 }): Promise<RecordResult> {
   const at = o.events.findIndex((e) => e.type === 'tool.proposed' && e.toolUseId === o.toolUseId);
   if (at === -1) return { ok: false, error: 'that call is not in this session' };
@@ -30,5 +32,7 @@ export async function keepCall(o: {
   }
   if (files === null) return { ok: false, error: 'the sandbox files are not available: step once so the sandbox starts' };
   const r = recordGoldenCase({ events: o.events, toolUseId: o.toolUseId, files, existing: o.existing });
-  return r.ok && note ? { ok: true, case: { ...r.case, label: `${r.case.label}${note}` } } : r;
+  if (!r.ok) return r;
+  const kept = redactDeep(r.case, o.secrets ?? []);
+  return { ok: true, case: note ? { ...kept, label: `${kept.label}${note}` } : kept };
 }
