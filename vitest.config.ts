@@ -5,7 +5,7 @@ export default defineConfig({
   // Rune-backed state classes (`*.svelte.ts`) are compiled as in the app, so tests can load them.
   plugins: [svelte()],
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts', 'test/faults/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
   },

@@ -275,7 +275,7 @@ export class Team {
         const sent = await appendMessage(fs, this.workdir, w.message, this.lockOptions(w.message.from, sink));
         this.record(w.message, false);
         const from = this.members.get(w.message.from);
-        await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message: w.message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+        await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message: w.message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) }));
         return;
       }
       case 'hello': {
@@ -446,6 +446,8 @@ export class Team {
       staleMs: this.runtime.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
       retryMs: this.runtime.lockRetryMs ?? DEFAULT_LOCK_RETRY_MS,
       uniq: () => this.runtime.ids.next('stale'),
+      // A stop (the run's, or a teammate's own) ends a lock wait too.
+      signal: this.members.get(holder)?.abort.signal ?? this.runtime.signal,
       onRecovered: async (info) => {
         this.stats.recoveredLocks++;
         await sink?.(this.stampFor(agentId, { type: 'mailbox.lock_recovered', ...info }));
@@ -515,7 +517,7 @@ export class Team {
     this.stats.lockWaits += sent.waits;
     this.stats.messages++;
     this.wire?.transport.post({ kind: 'message', tab: this.wire.tab, message });
-    await sink({ type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread });
+    await sink({ type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) });
   }
 
   async spawn(req: SpawnRequest, sink: Sink, how: { welcomed?: boolean } = {}): Promise<{ ok: true; teammate: Teammate } | { ok: false; message: string }> {
@@ -616,7 +618,7 @@ export class Team {
     this.stats.messages++;
     this.record(message, true);
     this.wire?.transport.post({ kind: 'message', tab: this.wire.tab, message });
-    await sink(this.stampFor(senderAgentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+    await sink(this.stampFor(senderAgentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) }));
     return { ok: true, message };
   }
 
@@ -873,7 +875,7 @@ export class Team {
       await sink(this.stampFor(from?.agentId, { type: 'protocol.timeout', requestId: r.id, request: r.type, from: r.from, to: r.to, waitedMs: now - r.sentAt }));
       const message: TeamMessage = { id: this.nextId('msg'), from: 'team', to: r.from, type: 'request_timeout', requestId: r.id, body: `Nobody answered ${r.id} (${r.type} to ${r.to}) within ${now - r.sentAt} ms. Decide without the answer.`, ts: now };
       const sent = await appendMessage(this.runtime.sandbox.fs, this.workdir, message, this.lockOptions('team', sink));
-      await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+      await sink(this.stampFor(from?.agentId, { type: 'mailbox.sent', message, path: sent.path.slice(this.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) }));
     }
     return any;
   }
