@@ -15,14 +15,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_DIR = join(root, 'dist-cli');
 export const CLI_BUNDLE = join(CLI_DIR, 'harness.mjs');
 
-export async function buildCli({ quiet = false } = {}) {
+/** `outdir`: another folder (a test file that must not race another's rebuild of dist-cli/); its entry is `harness.mjs`. */
+export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
   const t0 = Date.now();
   // Old hashed chunks would pile up; the entry is rebuilt from scratch each time.
-  rmSync(CLI_DIR, { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
     entryPoints: { harness: 'src/cli/cli-main.ts' },
-    outdir: CLI_DIR,
+    outdir,
     // Lazy chunks beside the entry: what a run does not import (the SDK on a scripted replay, the
     // scenario library on --dir, just-bash's commands the agent never calls, QuickJS and git
     // until `node`/`git` run) is never read, parsed or kept in memory.

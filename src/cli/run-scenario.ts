@@ -25,6 +25,8 @@ import { modelAliasesFromEnv } from '../harness/agents/subagents/model-alias.ts'
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
 class UsageError extends Error {}
+/** Ctrl-C came before the run's loop started: nothing ran, nothing is written back. */
+class StoppedBeforeRun extends Error {}
 
 const library = () => import('../scenarios/library/index.ts');
 /** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
@@ -147,6 +149,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     });
     for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     disposeRun = prepared.dispose;
+    // Preparing a big folder takes a while; a Ctrl-C meanwhile ends it here, before any model call.
+    if (signal.aborted) throw new StoppedBeforeRun();
     // With a team, its end comes before the lead's run.end: nobody left running, no copy left unmerged.
     const loop = runPrepared(prepared);
     let step = await loop.next();
@@ -163,7 +167,9 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     for (const p of problems) out.stderr(`${scenario.id}: transcript problem: ${p}\n`);
     if (problems.length > 0) result = { ...result, reason: 'model_error' };
     if (refusal) out.stderr(`${scenario.id}: ${refusal}\n`);
-    const wb = plan.dir && args.writeBack ? await writeBack(plan.dir, await sandboxFiles(sandbox)) : undefined;
+    // A stopped run leaves the folder as it was: its changes stay in the transcript only.
+    if (plan.dir && args.writeBack && signal.aborted) out.stderr(`${scenario.id}: stopped with Ctrl-C: nothing written back to ${plan.dir.root}\n`);
+    const wb = plan.dir && args.writeBack && !signal.aborted ? await writeBack(plan.dir, await sandboxFiles(sandbox)) : undefined;
     printer.finish(scenario.id, result, { notes, ...(wb ? { writeBack: wb } : {}) });
     if (args.quiet) {
       const mark = result.reason === 'completed' ? 'ok  ' : 'FAIL';
@@ -246,21 +252,29 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   }
   // Every lesson, every prompt: what `npm run test:scenarios` checks.
   if (args.all && args.quiet && !args.live && !args.dir) return runAllLessons(out);
+  // Every Ctrl-C from here on stops the run (`on`, not `once`: a second one must not kill the
+  // process mid-write); one before the loop starts means nothing runs at all.
   const controller = new AbortController();
   const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  process.on('SIGINT', onSigint);
+  const stoppedBeforeRun = () => {
+    out.stderr('harness-playground: stopped with Ctrl-C before the run started: nothing ran, nothing written back\n');
+    return EXIT.interrupted;
+  };
   try {
+    if (args.dir && args.verbose) out.stderr(`· reading the folder ${args.dir}\n`);
     const list = await plans(args);
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
     const reasons: string[] = [];
     let aborted = false;
     for (const plan of list) {
+      if (controller.signal.aborted) return reasons.length === 0 ? stoppedBeforeRun() : EXIT.interrupted;
       // One signal per run: listeners a run leaves on it (tools, hooks, sleeps) go with the run.
       const run = new AbortController();
       const relay = () => run.abort();
       controller.signal.addEventListener('abort', relay, { once: true });
       const r = await runOne(plan, args, out, run.signal, steers).finally(() => controller.signal.removeEventListener('abort', relay));
-      if (r.reason === 'aborted') aborted = true;
+      if (r.reason === 'aborted' || controller.signal.aborted) aborted = true;
       reasons.push(r.reason);
       if (aborted) break;
     }
@@ -268,7 +282,10 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     if (args.quiet) out.stdout(`scenarios: ${list.length - failed} passed, ${failed} failed\n`);
     return aborted ? EXIT.interrupted : exitCodeFor(reasons);
   } catch (e) {
+    if (e instanceof StoppedBeforeRun) return stoppedBeforeRun();
     if (e instanceof UsageError) {
+      // A Ctrl-C can cut start-up short in a way that looks like bad input: it is still a stop.
+      if (controller.signal.aborted) return stoppedBeforeRun();
       out.stderr(`harness-playground: ${e.message}\n`);
       return EXIT.usage;
     }
