@@ -29,7 +29,11 @@ export function startCli(args: string[], env: Record<string, string>): Running {
   let stderr = '';
   const waiters: { re: RegExp; resolve: () => void; reject: (e: Error) => void }[] = [];
   const check = () => {
-    for (const w of [...waiters]) if (w.re.test(stderr)) waiters.splice(waiters.indexOf(w), 1) && w.resolve();
+    for (const w of [...waiters]) {
+      if (!w.re.test(stderr)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => {
