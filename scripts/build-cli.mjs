@@ -22,7 +22,8 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { harness: 'src/cli/cli-main.ts' },
+    // The sandbox's thread (src/cli/cli-sandbox.ts): Ctrl-C stops a busy guest program at once.
+    entryPoints: { harness: 'src/cli/cli-main.ts', 'sandbox-worker': 'src/sandbox/justbash-worker/node-entry.ts' },
     outdir,
     // Lazy chunks beside the entry: what a run does not import (the SDK on a scripted replay, the
     // scenario library on --dir, just-bash's commands the agent never calls, QuickJS and git

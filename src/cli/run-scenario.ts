@@ -20,6 +20,7 @@ import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
+import { createCliSandbox } from './cli-sandbox.ts';
 import { modelAliasesFromEnv } from '../harness/agents/subagents/model-alias.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
@@ -111,9 +112,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? await liveModel() : undefined;
-  const { checkTranscript, createJustBashSandbox, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } =
-    await engine();
-  const sandbox = await createJustBashSandbox();
+  const { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } = await engine();
+  const sandbox = await createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
   const notes = plan.dir?.notes ?? [];
   for (const n of notes) printer.note(n);

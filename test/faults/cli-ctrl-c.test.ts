@@ -35,9 +35,41 @@ afterAll(async () => {
   await server.close();
 });
 
+const BUSY = "node -e 'for(;;){}'";
+
+describe('Ctrl-C during a busy guest program', () => {
+  it('interrupts it at once (not at the bash timeout): exit 130, the result says interrupted by the user, nothing written back', async () => {
+    server.setTurns([{ content: [{ type: 'tool_use', name: 'bash', input: { command: BUSY } }] }, { content: [{ type: 'text', text: 'never asked' }] }]);
+    const dir = mkdtempSync(join(tmpdir(), 'hp-faults-busy-'));
+    writeFileSync(join(dir, 'a.txt'), 'original\n');
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
+    const before = server.requests.length;
+    const run = startCli(['--dir', dir, '-p', 'spin', '--write-back', '--trust', '--output-format', 'stream-json'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+    await run.waitForStdout(/"type":"tool\.started"/);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    const results = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; content?: unknown; reason?: string })
+      .filter((e) => e.type === 'tool.result')
+      .map((e) => JSON.stringify(e.content));
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatch(/interrupted/i);
+    expect(results[0]).not.toMatch(/timed out/i);
+    expect(r.stdout).toMatch(/"type":"run\.end"[^\n]*"reason":"aborted"/);
+    // The model was asked once (for the call), never again after the stop.
+    expect(server.requests.length - before).toBe(1);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
+  });
+});
+
 describe('Ctrl-C during start-up', () => {
   it('ends the run with 130, calls no model, writes nothing back, and says so', async () => {
     const dir = bigFolder(5_000);
+    const before = server.requests.length;
     const run = startCli(['--dir', dir, '-p', 'edit a.txt', '--write-back', '--trust', '--verbose'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
     await run.waitForStderr(/reading the folder/);
     run.child.kill('SIGINT');
@@ -47,7 +79,7 @@ describe('Ctrl-C during start-up', () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/stopped with Ctrl-C before the run started: nothing ran, nothing written back/);
-    expect(server.requests).toHaveLength(0);
+    expect(server.requests.length - before).toBe(0);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
   });
 });

@@ -19,6 +19,8 @@ export type Running = {
   child: ChildProcessWithoutNullStreams;
   /** Resolves when stderr has a line matching `re` (rejects if the process ends first). */
   waitForStderr(re: RegExp): Promise<void>;
+  /** The same for stdout. */
+  waitForStdout(re: RegExp): Promise<void>;
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 };
 
@@ -27,32 +29,37 @@ export function startCli(args: string[], env: Record<string, string>): Running {
   const child = spawn(process.execPath, [bundle, ...args], { env: { ...base, ...env } });
   let stdout = '';
   let stderr = '';
-  const waiters: { re: RegExp; resolve: () => void; reject: (e: Error) => void }[] = [];
+  const waiters: { re: RegExp; on: () => string; resolve: () => void; reject: (e: Error) => void }[] = [];
+  const waitFor = (re: RegExp, on: () => string) =>
+    new Promise<void>((resolve, reject) => {
+      waiters.push({ re, on, resolve, reject });
+      check();
+    });
   const check = () => {
     for (const w of [...waiters]) {
-      if (!w.re.test(stderr)) continue;
+      if (!w.re.test(w.on())) continue;
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
     }
   };
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    check();
+  });
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
     check();
   });
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => {
-      for (const w of waiters.splice(0)) w.reject(new Error(`the runner ended (code ${code}) before stderr matched ${w.re}:\n${stderr}`));
+      for (const w of waiters.splice(0)) w.reject(new Error(`the runner ended (code ${code}) before its output matched ${w.re}:\n${stderr}`));
       resolve({ code, signal, stdout, stderr });
     }),
   );
   return {
     child,
     done,
-    waitForStderr: (re) =>
-      new Promise<void>((resolve, reject) => {
-        waiters.push({ re, resolve, reject });
-        check();
-      }),
+    waitForStderr: (re) => waitFor(re, () => stderr),
+    waitForStdout: (re) => waitFor(re, () => stdout),
   };
 }
