@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts', 'test/faults/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
+    // A hang guard for set-up too: building the CLI bundle in a beforeAll takes over 10 s on a busy machine.
+    hookTimeout: 120_000,
   },
 });
