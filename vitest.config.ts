@@ -11,6 +11,6 @@ export default defineConfig({
     globalSetup: ['test/helpers/build-cli-once.ts'],
     // Hang guards, not budgets: tests wait for states, and a loaded 2-core machine is slow.
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

@@ -16,14 +16,16 @@ import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale } from './cli-bundle-
 
 export { CLI_BUNDLE, CLI_DIR, cliBundleStale };
 
-export async function buildCli({ quiet = false } = {}) {
+/** `outdir`: another folder (a test file that must not race another's rebuild of dist-cli/); its entry is `harness.mjs`. */
+export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
   const t0 = Date.now();
   // Old hashed chunks would pile up; the entry is rebuilt from scratch each time.
-  rmSync(CLI_DIR, { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { harness: 'src/cli/cli-main.ts' },
-    outdir: CLI_DIR,
+    // The sandbox's thread (src/cli/cli-sandbox.ts): Ctrl-C stops a busy guest program at once.
+    entryPoints: { harness: 'src/cli/cli-main.ts', 'sandbox-worker': 'src/sandbox/justbash-worker/node-entry.ts' },
+    outdir,
     // Lazy chunks beside the entry: what a run does not import (the SDK on a scripted replay, the
     // scenario library on --dir, just-bash's commands the agent never calls, QuickJS and git
     // until `node`/`git` run) is never read, parsed or kept in memory.

@@ -20,11 +20,14 @@ import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
+import { createCliSandbox } from './cli-sandbox.ts';
 import { modelAliasesFromEnv } from '../harness/agents/index.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
 class UsageError extends Error {}
+/** Ctrl-C came before the run's loop started: nothing ran, nothing is written back. */
+class StoppedBeforeRun extends Error {}
 
 const library = () => import('../scenarios/library/index.ts');
 /** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
@@ -116,9 +119,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? await liveModel() : undefined;
-  const { checkTranscript, createJustBashSandbox, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } =
-    await engine();
-  const sandbox = await createJustBashSandbox();
+  const { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } = await engine();
+  const sandbox = await createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
   const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
   const notes = plan.dir?.notes ?? [];
   for (const n of notes) printer.note(n);
@@ -155,6 +157,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     });
     for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     disposeRun = prepared.dispose;
+    // Preparing a big folder takes a while; a Ctrl-C meanwhile ends it here, before any model call.
+    if (signal.aborted) throw new StoppedBeforeRun();
     // With a team, its end comes before the lead's run.end: nobody left running, no copy left unmerged.
     const loop = runPrepared(prepared);
     let step = await loop.next();
@@ -171,7 +175,9 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     for (const p of problems) out.stderr(`${scenario.id}: transcript problem: ${p}\n`);
     if (problems.length > 0) result = { ...result, reason: 'model_error' };
     if (refusal) out.stderr(`${scenario.id}: ${refusal}\n`);
-    const wb = plan.dir && args.writeBack ? await writeBack(plan.dir, await sandboxFiles(sandbox)) : undefined;
+    // A stopped run leaves the folder as it was: its changes stay in the transcript only.
+    if (plan.dir && args.writeBack && signal.aborted) out.stderr(`${scenario.id}: stopped with Ctrl-C: nothing written back to ${plan.dir.root}\n`);
+    const wb = plan.dir && args.writeBack && !signal.aborted ? await writeBack(plan.dir, await sandboxFiles(sandbox)) : undefined;
     printer.finish(scenario.id, result, { notes, ...(wb ? { writeBack: wb } : {}) });
     if (args.quiet) {
       const mark = result.reason === 'completed' ? 'ok  ' : 'FAIL';
@@ -254,21 +260,29 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   }
   // Every lesson, every prompt: what `npm run test:scenarios` checks.
   if (args.all && args.quiet && !args.live && !args.dir) return runAllLessons(out);
+  // Every Ctrl-C from here on stops the run (`on`, not `once`: a second one must not kill the
+  // process mid-write); one before the loop starts means nothing runs at all.
   const controller = new AbortController();
   const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  process.on('SIGINT', onSigint);
+  const stoppedBeforeRun = () => {
+    out.stderr('harness-playground: stopped with Ctrl-C before the run started: nothing ran, nothing written back\n');
+    return EXIT.interrupted;
+  };
   try {
+    if (args.dir && args.verbose) out.stderr(`· reading the folder ${args.dir}\n`);
     const list = await plans(args);
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
     const reasons: string[] = [];
     let aborted = false;
     for (const plan of list) {
+      if (controller.signal.aborted) return reasons.length === 0 ? stoppedBeforeRun() : EXIT.interrupted;
       // One signal per run: listeners a run leaves on it (tools, hooks, sleeps) go with the run.
       const run = new AbortController();
       const relay = () => run.abort();
       controller.signal.addEventListener('abort', relay, { once: true });
       const r = await runOne(plan, args, out, run.signal, steers).finally(() => controller.signal.removeEventListener('abort', relay));
-      if (r.reason === 'aborted') aborted = true;
+      if (r.reason === 'aborted' || controller.signal.aborted) aborted = true;
       reasons.push(r.reason);
       if (aborted) break;
     }
@@ -276,7 +290,10 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     if (args.quiet) out.stdout(`scenarios: ${list.length - failed} passed, ${failed} failed\n`);
     return aborted ? EXIT.interrupted : exitCodeFor(reasons);
   } catch (e) {
+    if (e instanceof StoppedBeforeRun) return stoppedBeforeRun();
     if (e instanceof UsageError) {
+      // A Ctrl-C can cut start-up short in a way that looks like bad input: it is still a stop.
+      if (controller.signal.aborted) return stoppedBeforeRun();
       out.stderr(`harness-playground: ${e.message}\n`);
       return EXIT.usage;
     }

@@ -13,9 +13,8 @@ import { buildSync } from 'esbuild';
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { WorkerLike } from '../../src/sandbox/justbash-worker/client.ts';
-import type { FromWorker } from '../../src/sandbox/justbash-worker/protocol.ts';
+import { spawnNodeThread } from '../../src/sandbox/justbash-worker/node-thread.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let bundled: URL | undefined;
@@ -47,14 +46,5 @@ function workerBundle(): URL {
 }
 
 export function spawnNodeWorker(): WorkerLike {
-  const worker = new Worker(workerBundle());
-  return {
-    post: (msg) => worker.postMessage(msg),
-    onMessage: (handler) => worker.on('message', (msg: FromWorker) => handler(msg)),
-    onError: (handler) => {
-      worker.on('error', (e) => handler(e.message));
-      worker.on('exit', (code) => handler(`the worker thread exited (code ${code})`));
-    },
-    terminate: () => void worker.terminate(),
-  };
+  return spawnNodeThread(workerBundle());
 }

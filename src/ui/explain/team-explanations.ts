@@ -85,7 +85,7 @@ export const TEAM_EVENT_EXPLANATIONS: Pick<EventExplanations, TeamEventType> = {
   },
   'mailbox.lock_recovered': {
     means: 'A lock was older than its stale limit — its holder presumably died mid-write — so it was moved aside (an atomic rename) and taken over.',
-    why: (e) => `\`${e.lock}\`, held by ${e.heldBy}, was ${e.ageMs} ms old (limit ${e.staleMs} ms).`,
+    why: (e) => `\`${e.lock}\`, held by ${e.heldBy}, was ${e.ageMs} ms old (limit ${e.staleMs} ms)${e.why ? `: ${e.why}` : ''}.`,
     otherwise: 'A lock left behind by a crashed agent or a closed tab would block every writer forever.',
     lesson: 'team-claim-race',
     terms: [],

@@ -24,11 +24,11 @@ export function summarizeTeamEvent(e: TraceEvent): string | null {
     case 'agent.state':
       return `${e.name}: ${e.from} → ${e.to} · ${clip(e.why, 60)}`;
     case 'mailbox.sent':
-      return `${e.message.from} → ${e.message.to}${e.message.type !== 'message' ? ` ${e.message.type}` : ''}${e.message.requestId ? ` ${e.message.requestId}` : ''} · ${clip(e.message.body, 50)}${e.lockWaits ? ` · waited ${e.lockWaits}×` : ''}`;
+      return `${e.message.from} → ${e.message.to}${e.message.type !== 'message' ? ` ${e.message.type}` : ''}${e.message.requestId ? ` ${e.message.requestId}` : ''} · ${clip(e.message.body, 50)}${e.lockWaits ? ` · waited ${e.lockWaits}×` : ''}${e.problems?.length ? ` · repaired: ${clip(e.problems.join('; '), 60)}` : ''}`;
     case 'mailbox.read':
       return `${e.reader} read ${e.messages.length} message(s)${e.problems.length ? ` · ${e.problems.length} bad line(s)` : ''}`;
     case 'mailbox.lock_recovered':
-      return `stale lock ${e.lock.split('/').slice(-1)[0]} of ${e.heldBy} (${e.ageMs} ms old) taken over`;
+      return `stale lock ${e.lock.split('/').slice(-1)[0]} of ${e.heldBy} (${e.ageMs} ms old) taken over${e.why ? ` · ${clip(e.why, 60)}` : ''}`;
     case 'protocol.timeout':
       return `${e.requestId} ${e.request} ${e.from} → ${e.to} unanswered after ${e.waitedMs} ms`;
     case 'task.claimed':

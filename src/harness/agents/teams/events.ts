@@ -95,6 +95,8 @@ export type TeamEventBody =
       lockWaits: number;
       /** The recipient's unread messages after this one. */
       unread: number;
+      /** What the append found and repaired: a torn last line (kept, the message starts on a fresh line), a read cursor past the end (clamped). */
+      problems?: string[];
     }
   | {
       /** An agent read its unread messages (its cursor moved past them). */
@@ -102,7 +104,7 @@ export type TeamEventBody =
       reader: string;
       messages: TeamMessage[];
       path: string;
-      /** Lines of the file that were not messages (kept in the file, reported here). */
+      /** Lines of the file that were not messages (kept in the file, reported here), and a read cursor that had to be clamped. */
       problems: string[];
     }
   | {
@@ -112,6 +114,8 @@ export type TeamEventBody =
       heldBy: string;
       ageMs: number;
       staleMs: number;
+      /** Why it counted as stale: held too long, or an owner record that is missing, malformed or from the future (optional: older logs lack it). */
+      why?: string;
     }
   | {
       /** A request (shutdown, plan) got no answer in time; the requester is told in its mailbox. */

@@ -32,7 +32,7 @@ export async function sendMessage(team: Team, msg: Outgoing, sink: Sink, senderA
   team.stats.messages++;
   record(team, message, true);
   team.link.post({ kind: 'message', message });
-  await sink(team.stampFor(senderAgentId, { type: 'mailbox.sent', message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+  await sink(team.stampFor(senderAgentId, { type: 'mailbox.sent', message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) }));
   return { ok: true, message };
 }
 
@@ -96,7 +96,7 @@ export async function notify(team: Team, to: string, body: string, sink: Sink): 
   team.stats.lockWaits += sent.waits;
   team.stats.messages++;
   team.link.post({ kind: 'message', message });
-  await sink({ type: 'mailbox.sent', message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread });
+  await sink({ type: 'mailbox.sent', message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) });
 }
 
 /** A request past its deadline: the requester gets a `request_timeout` message from the team. */
@@ -106,5 +106,5 @@ export async function timeOut(team: Team, r: OpenRequest, now: number, sink: Sin
   await sink(team.stampFor(from?.agentId, { type: 'protocol.timeout', requestId: r.id, request: r.type, from: r.from, to: r.to, waitedMs: now - r.sentAt }));
   const message: TeamMessage = { id: team.nextId('msg'), from: 'team', to: r.from, type: 'request_timeout', requestId: r.id, body: `Nobody answered ${r.id} (${r.type} to ${r.to}) within ${now - r.sentAt} ms. Decide without the answer.`, ts: now };
   const sent = await appendMessage(team.runtime.sandbox.fs, team.workdir, message, team.lockOptions('team', sink));
-  await sink(team.stampFor(from?.agentId, { type: 'mailbox.sent', message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+  await sink(team.stampFor(from?.agentId, { type: 'mailbox.sent', message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) }));
 }

@@ -146,6 +146,8 @@ export class Team {
       staleMs: this.runtime.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
       retryMs: this.runtime.lockRetryMs ?? DEFAULT_LOCK_RETRY_MS,
       uniq: () => this.runtime.ids.next('stale'),
+      // A stop (the run's, or a teammate's own) ends a lock wait too.
+      signal: this.members.get(holder)?.abort.signal ?? this.runtime.signal,
       onRecovered: async (info) => {
         this.stats.recoveredLocks++;
         await sink?.(this.stampFor(agentId, { type: 'mailbox.lock_recovered', ...info }));

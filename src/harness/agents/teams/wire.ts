@@ -66,7 +66,7 @@ async function onMessage(team: Team, w: WireOf<'message'>, sink: Sink): Promise<
   const sent = await appendMessage(fs, team.workdir, w.message, team.lockOptions(w.message.from, sink));
   record(team, w.message, false);
   const from = team.members.get(w.message.from);
-  await sink(team.stampFor(from?.agentId, { type: 'mailbox.sent', message: w.message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread }));
+  await sink(team.stampFor(from?.agentId, { type: 'mailbox.sent', message: w.message, path: sent.path.slice(team.workdir.length + 1), lockWaits: sent.waits, unread: sent.unread, ...(sent.problems.length ? { problems: sent.problems } : {}) }));
 }
 
 /** An agent of another tab read mail there: this tab's copy of its cursor moves past it too. */

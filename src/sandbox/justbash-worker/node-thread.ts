@@ -1,0 +1,27 @@
+/**
+ * just-bash on a `node:worker_threads` thread: the headless runner's sandbox. Node delivers Ctrl-C
+ * to the main thread's event loop, which a guest program spinning in QuickJS on that same thread
+ * would never let run; with the engine on its own thread the main thread stays free, sees the
+ * SIGINT, and stops the command through the shared abort flag (`host.ts`) as the page's Stop does.
+ */
+import { Worker } from 'node:worker_threads';
+import { createWorkerSandbox, type WorkerLike, type WorkerSandbox, type WorkerSandboxOptions } from './client.ts';
+import type { FromWorker } from './protocol.ts';
+
+/** A thread running `entry` (a bundled `node-entry.ts`), adapted to what the worker sandbox talks to. */
+export function spawnNodeThread(entry: URL): WorkerLike {
+  const worker = new Worker(entry);
+  return {
+    post: (msg) => worker.postMessage(msg),
+    onMessage: (handler) => worker.on('message', (msg: FromWorker) => handler(msg)),
+    onError: (handler) => {
+      worker.on('error', (e) => handler(e.message));
+      worker.on('exit', (code) => handler(`the worker thread exited (code ${code})`));
+    },
+    terminate: () => void worker.terminate(),
+  };
+}
+
+export function createJustBashThreadSandbox(entry: URL, opts: Omit<WorkerSandboxOptions, 'spawn'> = {}): Promise<WorkerSandbox> {
+  return createWorkerSandbox({ ...opts, spawn: () => spawnNodeThread(entry) });
+}
