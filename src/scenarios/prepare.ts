@@ -3,6 +3,7 @@
  * files, builds the tools and (unless one is passed in) the scripted model. Shared by the UI and
  * the headless runner so both run a scenario exactly alike.
  */
+import type { SessionEndReason } from '../harness/hooks/input.ts';
 import type { ModelAliasOverrides } from '../harness/agents/subagents/model-alias.ts';
 import type { LoopDeps, LoopInput } from '../harness/loop/types.ts';
 import type { Message } from '../harness/messages.ts';
@@ -118,6 +119,8 @@ export type PrepareOptions = {
   promptFrom?: 'user' | 'document';
   /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
   sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
+  /** This run ends the session (a headless run, `/clear`): SessionEnd fires with this reason at its end. */
+  sessionEnd?: SessionEndReason;
   // agents
   /** The built-in skills (the repo's `skills/` folder, from a `SkillFilesLoader`). */
   skillFiles?: SkillFile[];
@@ -274,6 +277,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     cwd: sandbox.workdir,
     permissions,
     ...(opts.sessionStart ? { sessionStart: opts.sessionStart } : history.length === 0 ? { sessionStart: 'startup' as const } : {}),
+    ...(opts.sessionEnd ? { sessionEnd: opts.sessionEnd } : {}),
     ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
     ...(opts.contextState ? { contextState: opts.contextState } : {}),
     ...(opts.countTokens ? { countTokens: true } : {}),

@@ -29,7 +29,7 @@ describe('hooks config schema', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors[0]).toMatch(/^hooks\.pretooluse: unknown hook event "pretooluse" \(did you mean "PreToolUse"\?/);
-    expect(r.errors[1]).toMatch(/^hooks\.OnSave: unknown hook event "OnSave"; valid events: SessionStart, /);
+    expect(r.errors[1]).toMatch(/^hooks\.OnSave: unknown hook event "OnSave"; valid events: Setup, SessionStart, /);
   });
 
   it.each([
@@ -93,13 +93,23 @@ describe('matchers', () => {
     expect(matches(c, ['bash('])).toBe(false);
   });
 
+  it("tests each event's matcher against the field Claude Code's hooks reference names", () => {
+    expect(matcherSubject('SessionEnd', { reason: 'clear' })).toEqual(['clear']);
+    expect(matcherSubject('StopFailure', { error: 'rate_limit' })).toEqual(['rate_limit']);
+    expect(matcherSubject('Notification', { notification_type: 'permission_prompt' })).toEqual(['permission_prompt']);
+    expect(matcherSubject('SubagentStop', { agent_type: 'explore' })).toEqual(['explore']);
+    expect(matcherSubject('ConfigChange', { source: 'project_settings' })).toEqual(['project_settings']);
+    expect(matcherSubject('InstructionsLoaded', { load_reason: 'session_start' })).toEqual(['session_start']);
+    expect(matcherSubject('PermissionDenied', { tool_name: 'bash' })).toEqual(['bash', 'Bash']);
+  });
+
   it('tests SessionStart against source and PreCompact/PostCompact against trigger; others ignore it', () => {
     expect(matcherSubject('SessionStart', { source: 'resume' })).toEqual(['resume']);
     expect(matcherSubject('PreCompact', { trigger: 'auto' })).toEqual(['auto']);
     expect(matcherSubject('PostCompact', { trigger: 'manual' })).toEqual(['manual']);
     expect(matches(compileMatcher('startup|resume'), ['resume'])).toBe(true);
     expect(matches(compileMatcher('startup'), ['compact'])).toBe(false);
-    for (const e of ['Stop', 'UserPromptSubmit', 'Notification', 'SessionEnd', 'SubagentStop'] as const) {
+    for (const e of ['Stop', 'UserPromptSubmit', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'WorktreeCreate'] as const) {
       expect(matcherSubject(e, { tool_name: 'bash' })).toBeNull();
       expect(matches(compileMatcher('nothing-like-this'), null)).toBe(true);
     }

@@ -15,20 +15,50 @@ import { parseRule } from '../permissions/rules.ts';
 
 /** Every hook event, in the order a session meets them. */
 export const HOOK_EVENTS = [
+  'Setup',
   'SessionStart',
+  'InstructionsLoaded',
   'UserPromptSubmit',
+  'UserPromptExpansion',
   'PreToolUse',
   'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
+  'PostToolBatch',
   'Notification',
   'SubagentStart',
   'SubagentStop',
+  'TaskCreated',
+  'TaskCompleted',
   'Stop',
+  'StopFailure',
+  'TeammateIdle',
   'PreCompact',
   'PostCompact',
+  'ConfigChange',
+  'CwdChanged',
+  'FileChanged',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'Elicitation',
+  'ElicitationResult',
   'SessionEnd',
 ] as const;
+
+/**
+ * Events Claude Code has that never fire here, and why (README "Where we differ"): no `--init`
+ * setup phase, our MCP client offers no elicitation, the agent's working directory never changes,
+ * nothing watches files outside the run.
+ */
+export const HOOK_EVENTS_NOT_FIRED: Readonly<Partial<Record<HookEventName, string>>> = {
+  Setup: 'there is no --init / --maintenance phase here',
+  Elicitation: 'our MCP client does not offer elicitation',
+  ElicitationResult: 'our MCP client does not offer elicitation',
+  CwdChanged: "the agent's working directory never changes here",
+  FileChanged: 'nothing watches files between runs here',
+  PostToolBatch: "each call's PostToolUse / PostToolUseFailure fires; the batch as a whole is not an event here",
+};
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 

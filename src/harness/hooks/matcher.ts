@@ -49,7 +49,22 @@ const CLAUDE_CODE_NAMES: Record<string, string> = {
 };
 
 /** Events whose matcher is tested against the tool name. */
-const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
+
+/** The other events with a matcher, and the input field it is tested on (Claude Code's hooks reference). */
+const MATCHED_FIELD: Partial<Record<HookEventName, string>> = {
+  SessionStart: 'source',
+  PreCompact: 'trigger',
+  PostCompact: 'trigger',
+  SessionEnd: 'reason',
+  StopFailure: 'error',
+  Notification: 'notification_type',
+  SubagentStart: 'agent_type',
+  SubagentStop: 'agent_type',
+  ConfigChange: 'source',
+  InstructionsLoaded: 'load_reason',
+  UserPromptExpansion: 'command_name',
+};
 
 /**
  * The values a matcher is tested against for this event and input (any one matching is a match),
@@ -61,8 +76,8 @@ export function matcherSubject(event: HookEventName, input: Record<string, unkno
     const alias = CLAUDE_CODE_NAMES[name];
     return alias ? [name, alias] : [name];
   }
-  if (event === 'SessionStart') return [typeof input.source === 'string' ? input.source : ''];
-  if (event === 'PreCompact' || event === 'PostCompact') return [typeof input.trigger === 'string' ? input.trigger : ''];
+  const field = MATCHED_FIELD[event];
+  if (field) return [typeof input[field] === 'string' ? input[field] : ''];
   return null;
 }
 

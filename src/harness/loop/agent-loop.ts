@@ -22,6 +22,7 @@ import { callModel } from './call-model.ts';
 import { createContextSite } from './context-site.ts';
 import { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
+import { endHooks } from './end-hooks.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refusalDetail, stopHookFeedback } from './meta-messages.ts';
 import { promptSite } from './prompt-site.ts';
 import { planRetry } from './retry-policy.ts';
@@ -41,6 +42,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
   const permissions: PermissionContext = input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir };
   const emit = new RunEmitter(deps.clock, deps.agentId ?? 'main', deps.parentToolUseId);
   const hooks: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd };
+  emit.endHooks = (reason, messages, error) => endHooks(reason, messages, error, { hooks, input, isMain: !deps.subagent });
 
   // Originals of tool results the context layers replaced by references stay readable.
   const initialContext = input.contextState ?? emptyContextState();

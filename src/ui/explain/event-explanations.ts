@@ -7,6 +7,7 @@ import type { EventOf, TraceEventType } from '../../harness/index.ts';
 import type { GlossaryTerm } from './glossary.ts';
 import { modeSourceText } from './mode-source.ts';
 import { TEAM_EVENT_EXPLANATIONS } from './team-explanations.ts';
+import { explainHookEvent } from './hook-event-explanations.ts';
 
 export type EventExplanation<T extends TraceEventType> = {
   means: string;
@@ -224,7 +225,7 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
   },
   'hook.run': {
     means: 'A configured hook ran for a hook event, got the event as JSON, and answered.',
-    why: (e) => `${e.event} hook ${e.hook.type === 'command' ? `\`${e.hook.command}\`` : e.hook.name}${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
+    why: (e) => `${explainHookEvent(e.event)} This ${e.event} hook ${e.hook.type === 'command' ? `\`${e.hook.command}\`` : e.hook.name}${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
     otherwise: 'Without the hook, the event would go on as the rules and mode say. Exit 2 blocks; a crash or timeout lets the agent continue.',
     lesson: 'pretooluse-hook-blocks',
     terms: ['hook-event'],

@@ -10,6 +10,7 @@
  * Between rounds it wakes idle teammates with mail, lets idle auto-claimers race for ready tasks,
  * and when nothing can move it lets the Clock run towards the nearest request deadline.
  */
+import { teammateIdleHook } from './idle-hook.ts';
 import { agentLoop } from '../../loop/agent-loop.ts';
 import { withUserContent } from '../../loop/history.ts';
 import type { LoopDeps, LoopInput, RunResult } from '../../loop/types.ts';
@@ -733,6 +734,9 @@ export class Team {
     if (result.reason !== 'completed') return this.move(m, 'done', `its loop ended: ${result.reason}`, sink);
     const waitingFor = [...this.requests.values()].find((r) => r.from === m.name);
     if (waitingFor) return this.move(m, 'waiting', `waiting for the answer to ${waitingFor.id} (${waitingFor.type})`, sink);
+    const idle = await teammateIdleHook(m, 'team', { hooks: this.runtime.hooks, sandbox: this.runtime.sandbox, clock: this.runtime.clock });
+    for (const e of idle.events) await sink(this.stampFor(m.agentId, e));
+    if (idle.keepWorking) return this.wake(m, idle.keepWorking, 'a TeammateIdle hook kept it working', sink);
     return this.move(m, 'idle', 'its turn ended', sink);
   }
 
