@@ -46,6 +46,7 @@ const CLAUDE_CODE_NAMES: Record<string, string> = {
   edit: 'Edit',
   glob: 'Glob',
   grep: 'Grep',
+  exit_plan_mode: 'ExitPlanMode',
 };
 
 /** Events whose matcher is tested against the tool name. */

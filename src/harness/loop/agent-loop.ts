@@ -23,6 +23,7 @@ import { createContextSite } from './context-site.ts';
 import { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { endHooks } from './end-hooks.ts';
+import { planModeSite } from './plan-mode-site.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refusalDetail, stopHookFeedback } from './meta-messages.ts';
 import { promptSite } from './prompt-site.ts';
 import { planRetry } from './retry-policy.ts';
@@ -39,7 +40,9 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
   const signal = input.signal ?? new AbortController().signal;
   const cwd = input.cwd ?? deps.sandbox.workdir;
   const files = deps.files ?? new FileState();
-  const permissions: PermissionContext = input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir };
+  // The plan-mode site: exit_plan_mode in plan mode, and the run's own (switchable) permission context.
+  const plan = planModeSite(input, input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir });
+  const permissions: PermissionContext = plan.permissions;
   const emit = new RunEmitter(deps.clock, deps.agentId ?? 'main', deps.parentToolUseId);
   const hooks: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd };
   emit.endHooks = (reason, messages, error) => endHooks(reason, messages, error, { hooks, input, isMain: !deps.subagent });
@@ -49,8 +52,8 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
   // The pool: a bare deny removes a tool from the model's view (it cannot even try it); a live
   // pool (`input.toolPool`) is re-read before each request (tool-pool.ts).
   const toolPool = createToolPoolSite({
-    initial: input.tools,
-    live: input.toolPool,
+    initial: plan.tools,
+    live: plan.toolPool,
     always: [readToolResultTool(storedResultsOf(() => context.latest()))],
     rules: permissions.rules,
   });

@@ -230,6 +230,13 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     lesson: 'pretooluse-hook-blocks',
     terms: ['hook-event'],
   },
+  'permission.mode_changed': {
+    means: 'The run left one permission mode for another: in plan mode the agent presented its plan with `exit_plan_mode`, and it was approved (by you, a PermissionRequest hook or headless policy).',
+    why: (e) => `From \`${e.from}\` to \`${e.to}\`: ${e.why}. Every later call of this run is judged in \`${e.to}\` mode.`,
+    otherwise: 'Rejected, the agent stays in plan mode: reads run, edits are refused, and it revises the plan.',
+    lesson: 'plan-mode',
+    terms: ['permission-mode'],
+  },
   'hook.config_error': {
     means: 'A hooks setting cannot work (for example a matcher that is not a valid regex); it is reported once and skipped.',
     why: (e) => `${e.event}, matcher ${JSON.stringify(e.matcher)}: ${e.message}`,
