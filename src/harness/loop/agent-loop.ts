@@ -24,6 +24,7 @@ import { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { endHooks } from './end-hooks.ts';
 import { planModeSite } from './plan-mode-site.ts';
+import { slashSite } from './slash-site.ts';
 import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refusalDetail, stopHookFeedback } from './meta-messages.ts';
 import { promptSite } from './prompt-site.ts';
 import { planRetry } from './retry-policy.ts';
@@ -109,6 +110,9 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     if (last?.role === 'user') {
       yield emit.stamp({ type: 'message.appended', origin: 'user', message: last, index: state.messages.length - 1 });
     }
+    // The slash site: `/compact [instructions]` summarises now and ends the run.
+    const slash = yield* slashSite(state, emit, context);
+    if (slash) return slash;
     // The prompt site: SessionStart and UserPromptSubmit hooks.
     const started = yield* promptSite(input, state, emit, hooks);
     if ('done' in started) return started.done;

@@ -230,6 +230,13 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     lesson: 'pretooluse-hook-blocks',
     terms: ['hook-event'],
   },
+  'slash.command': {
+    means: 'The prompt was a slash command, as in Claude Code\'s prompt box or `-p`: the harness runs it instead of sending it to the model.',
+    why: (e) => `\`/${e.name}${e.args ? ` ${e.args}` : ''}\`${e.name === 'compact' ? ': the history is summarised now (PreCompact and PostCompact hooks see trigger `manual`' + (e.args ? ', and the instructions in `custom_instructions`' : '') + ')' : ''}.`,
+    otherwise: 'Without it, compaction waits for the auto-compact threshold, and the words would reach the model as a prompt.',
+    lesson: 'hook-events-tour',
+    terms: ['hook-event'],
+  },
   'permission.mode_changed': {
     means: 'The run left one permission mode for another: in plan mode the agent presented its plan with `exit_plan_mode`, and it was approved (by you, a PermissionRequest hook or headless policy).',
     why: (e) => `From \`${e.from}\` to \`${e.to}\`: ${e.why}. Every later call of this run is judged in \`${e.to}\` mode.`,
