@@ -200,6 +200,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
           config: merged.hooks,
           session: { sessionId: opts.sessionId ?? `scenario-${scenario.id}`, cwd: sandbox.workdir, permissionMode: permissions.mode },
           ...(opts.jsRunner ? { jsRunner: opts.jsRunner } : {}),
+          // Prompt hooks ask the live model (a scripted one has only the scenario's own replies).
+          ...(opts.model ? { promptModel: { client: opts.model, model: modelId } } : {}),
         }
       : undefined;
 

@@ -97,13 +97,22 @@ export const jsHookSchema = z.object({
   timeout: timeoutSchema.optional(),
 });
 
+/** Claude Code's `type: "prompt"`: a model judges the event (`prompt-hook.ts`); `$ARGUMENTS` is the input JSON. */
+export const promptHookSchema = z.object({
+  type: z.literal('prompt'),
+  if: conditionSchema.optional(),
+  prompt: z.string().trim().min(1, { error: 'a prompt hook needs a non-empty "prompt"' }),
+  model: z.string().optional(),
+  timeout: timeoutSchema.optional(),
+});
+
 function hookTypeMessage(type: unknown): string {
   return type === undefined
-    ? 'a hook needs "type": "command" or "js"'
-    : `unknown hook type ${JSON.stringify(type)}: use "command" or "js"`;
+    ? 'a hook needs "type": "command", "prompt" or "js"'
+    : `unknown hook type ${JSON.stringify(type)}: use "command", "prompt" or "js"`;
 }
 
-export const hookDefinitionSchema = z.discriminatedUnion('type', [commandHookSchema, jsHookSchema], {
+export const hookDefinitionSchema = z.discriminatedUnion('type', [commandHookSchema, promptHookSchema, jsHookSchema], {
   error: (issue) =>
     issue.code === 'invalid_union'
       ? hookTypeMessage((issue.input as { type?: unknown } | undefined)?.type)
@@ -118,6 +127,7 @@ export const hookMatcherGroupSchema = z.object({
 
 export type CommandHook = z.infer<typeof commandHookSchema>;
 export type JsHook = z.infer<typeof jsHookSchema>;
+export type PromptHook = z.infer<typeof promptHookSchema>;
 export type HookDefinition = z.infer<typeof hookDefinitionSchema>;
 export type HookMatcherGroup = z.infer<typeof hookMatcherGroupSchema>;
 /** Validated hooks settings: an event name → its matcher groups, in config order. */

@@ -3,6 +3,7 @@
  * would have happened otherwise. Typed as a mapped type over `TraceEventType`, so an event type
  * added to the harness does not compile until it has an entry here: one place to add it.
  */
+import { hookRunLabel } from '../../harness/hooks/label.ts';
 import type { EventOf, TraceEventType } from '../../harness/index.ts';
 import type { GlossaryTerm } from './glossary.ts';
 import { modeSourceText } from './mode-source.ts';
@@ -225,7 +226,7 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
   },
   'hook.run': {
     means: 'A configured hook ran for a hook event, got the event as JSON, and answered.',
-    why: (e) => `${explainHookEvent(e.event)} This ${e.event} hook ${e.hook.type === 'command' ? `\`${e.hook.command}\`` : e.hook.name}${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
+    why: (e) => `${explainHookEvent(e.event)} This ${e.event} hook \`${hookRunLabel(e.hook)}\`${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
     otherwise: 'Without the hook, the event would go on as the rules and mode say. Exit 2 blocks; a crash or timeout lets the agent continue.',
     lesson: 'pretooluse-hook-blocks',
     terms: ['hook-event'],

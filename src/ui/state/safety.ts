@@ -3,6 +3,7 @@
  * each tool call (with the deciding one marked), the hooks timeline, and the audit records.
  * Pure and framework-free, like conversation.ts, so any prefix of the event log can be shown.
  */
+import { hookRunLabel } from '../../harness/hooks/label.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import type { DecidedBy, StageDecision, StageName } from '../../harness/permissions/index.ts';
 import { modeSourceText } from '../explain/mode-source.ts';
@@ -77,7 +78,7 @@ export type HookRow =
       matcher: string;
       /** The command, or the JS hook's name. */
       label: string;
-      hookType: 'command' | 'js';
+      hookType: 'command' | 'prompt' | 'js';
       exitCode: number;
       timedOut: boolean;
       ms: number;
@@ -98,7 +99,7 @@ export function deriveHookRows(events: readonly TraceEvent[]): HookRow[] {
         seq: e.seq,
         event: e.event,
         matcher: e.matcher,
-        label: e.hook.type === 'command' ? e.hook.command : e.hook.name,
+        label: hookRunLabel(e.hook),
         hookType: e.hook.type,
         exitCode: e.exitCode,
         timedOut: e.timedOut,

@@ -28,6 +28,7 @@ export async function teammateIdleHook(
     sandbox: env.sandbox,
     clock: env.clock,
     ...(hooks.jsRunner ? { jsRunner: hooks.jsRunner } : {}),
+    ...(hooks.promptModel ? { promptModel: hooks.promptModel } : {}),
     ...(hooks.reported ? { reported: hooks.reported } : {}),
   });
   let step = await gen.next();
