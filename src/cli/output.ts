@@ -7,6 +7,7 @@
  * - `stream-json`: every TraceEvent as one JSON line as it happens, then the result object.
  * A printer never throws and never prints the API key (the loop's events carry none).
  */
+import { hookRunLabel } from '../harness/hooks/label.ts';
 import type { Message, Usage } from '../harness/messages.ts';
 import type { RunResult, TraceEvent } from '../harness/index.ts';
 import type { OutputFormat } from './args.ts';
@@ -171,7 +172,7 @@ export function verboseLine(e: TraceEvent): string | null {
     case 'model.response':
       return `· model: ${e.stopReason ?? 'no stop reason'}, ${e.usage.input_tokens} in + ${e.usage.cache_read_input_tokens ?? 0} cached + ${e.usage.cache_creation_input_tokens ?? 0} written, ${e.usage.output_tokens} out, ${e.ms} ms`;
     case 'hook.run':
-      return `  hook ${e.event}${e.matcher ? ` [${e.matcher}]` : ''} ${e.hook.type === 'js' ? e.hook.name : clip(e.hook.command, 60)}: exit ${e.exitCode}${e.timedOut ? ' (timed out)' : ''}${e.decision && e.decision !== 'none' ? `, ${e.decision}` : ''}`;
+      return `  hook ${e.event}${e.matcher ? ` [${e.matcher}]` : ''} ${clip(hookRunLabel(e.hook), 60)}: exit ${e.exitCode}${e.timedOut ? ' (timed out)' : ''}${e.decision && e.decision !== 'none' ? `, ${e.decision}` : ''}`;
     case 'transition':
       return `→ ${e.reason}${e.detail ? `: ${clip(e.detail, 120)}` : ''}`;
     default:

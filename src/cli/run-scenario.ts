@@ -141,6 +141,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ids: randomIds,
       signal,
       trusted: plan.trusted,
+      // A headless run is the whole session, as `claude -p`: SessionEnd fires at its end.
+      sessionEnd: 'other',
       // The flag is the CLI scope: it may choose bypassPermissions, unless a settings file disables it.
       ...(args.mode ? { mode: args.mode } : {}),
       skillFiles: await nodeSkillLoader()(),

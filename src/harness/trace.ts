@@ -268,7 +268,7 @@ type EventBody =
       event: HookEventName;
       /** The matcher of the group the hook came from (`''` when the group had none). */
       matcher: string;
-      hook: { type: 'command'; command: string } | { type: 'js'; name: string };
+      hook: { type: 'command'; command: string } | { type: 'prompt'; prompt: string } | { type: 'js'; name: string };
       /** The JSON given to the hook on stdin (or as the JS hook's argument). */
       input: unknown;
       exitCode: number;

@@ -3,6 +3,7 @@
  * files, builds the tools and (unless one is passed in) the scripted model. Shared by the UI and
  * the headless runner so both run a scenario exactly alike.
  */
+import type { SessionEndReason } from '../harness/hooks/index.ts';
 import type { ModelAliasOverrides } from '../harness/agents/index.ts';
 import type { LoopDeps, LoopInput } from '../harness/index.ts';
 import type { Message } from '../harness/messages.ts';
@@ -120,6 +121,8 @@ export type PrepareOptions = {
   promptFrom?: 'user' | 'document';
   /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
   sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
+  /** This run ends the session (a headless run, `/clear`): SessionEnd fires with this reason at its end. */
+  sessionEnd?: SessionEndReason;
   // agents
   /** The built-in skills (the repo's `skills/` folder, from a `SkillFilesLoader`). */
   skillFiles?: SkillFile[];
@@ -202,6 +205,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
           config: merged.hooks,
           session: { sessionId: opts.sessionId ?? `scenario-${scenario.id}`, cwd: sandbox.workdir, permissionMode: permissions.mode },
           ...(opts.jsRunner ? { jsRunner: opts.jsRunner } : {}),
+          // Prompt hooks ask the live model (a scripted one has only the scenario's own replies).
+          ...(opts.model ? { promptModel: { client: opts.model, model: modelId } } : {}),
         }
       : undefined;
 
@@ -280,6 +285,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     cwd: sandbox.workdir,
     permissions,
     ...(opts.sessionStart ? { sessionStart: opts.sessionStart } : history.length === 0 ? { sessionStart: 'startup' as const } : {}),
+    ...(opts.sessionEnd ? { sessionEnd: opts.sessionEnd } : {}),
     ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
     ...(opts.contextState ? { contextState: opts.contextState } : {}),
     ...(opts.countTokens ? { countTokens: true } : {}),

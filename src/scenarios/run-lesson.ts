@@ -60,6 +60,8 @@ export async function runLessonHeadless(
       files,
       trusted: true,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      // The lesson's last prompt ends its session: SessionEnd fires at its end.
+      ...(i === doc.prompts.length - 1 ? { sessionEnd: 'other' as const } : {}),
       memoryStore,
       ...(opts.scriptedToolIdStart ? { scriptedToolIdStart: opts.scriptedToolIdStart } : {}),
       ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}),

@@ -29,12 +29,13 @@ describe('hooks config schema', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors[0]).toMatch(/^hooks\.pretooluse: unknown hook event "pretooluse" \(did you mean "PreToolUse"\?/);
-    expect(r.errors[1]).toMatch(/^hooks\.OnSave: unknown hook event "OnSave"; valid events: SessionStart, /);
+    expect(r.errors[1]).toMatch(/^hooks\.OnSave: unknown hook event "OnSave"; valid events: Setup, SessionStart, /);
   });
 
   it.each([
-    [{ Stop: [{ hooks: [{ type: 'prompt', prompt: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: unknown hook type "prompt": use "command" or "js"'],
-    [{ Stop: [{ hooks: [{ command: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: a hook needs "type": "command" or "js"'],
+    [{ Stop: [{ hooks: [{ type: 'agent', prompt: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: unknown hook type "agent": use "command", "prompt" or "js"'],
+    [{ Stop: [{ hooks: [{ type: 'prompt', prompt: ' ' }] }] }, 'hooks.Stop.0.hooks.0.prompt: a prompt hook needs a non-empty "prompt"'],
+    [{ Stop: [{ hooks: [{ command: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: a hook needs "type": "command", "prompt" or "js"'],
     [{ Stop: [{ hooks: [{ type: 'command', command: '  ' }] }] }, 'hooks.Stop.0.hooks.0.command: a command hook needs a non-empty "command"'],
     [{ Stop: [{ hooks: [{ type: 'js', code: '' }] }] }, 'hooks.Stop.0.hooks.0.code: a js hook needs a non-empty "code" (a function body)'],
     [{ Stop: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] }, 'hooks.Stop.0.hooks.0.timeout: timeout must be a positive number of seconds'],
@@ -93,13 +94,23 @@ describe('matchers', () => {
     expect(matches(c, ['bash('])).toBe(false);
   });
 
+  it("tests each event's matcher against the field Claude Code's hooks reference names", () => {
+    expect(matcherSubject('SessionEnd', { reason: 'clear' })).toEqual(['clear']);
+    expect(matcherSubject('StopFailure', { error: 'rate_limit' })).toEqual(['rate_limit']);
+    expect(matcherSubject('Notification', { notification_type: 'permission_prompt' })).toEqual(['permission_prompt']);
+    expect(matcherSubject('SubagentStop', { agent_type: 'explore' })).toEqual(['explore']);
+    expect(matcherSubject('ConfigChange', { source: 'project_settings' })).toEqual(['project_settings']);
+    expect(matcherSubject('InstructionsLoaded', { load_reason: 'session_start' })).toEqual(['session_start']);
+    expect(matcherSubject('PermissionDenied', { tool_name: 'bash' })).toEqual(['bash', 'Bash']);
+  });
+
   it('tests SessionStart against source and PreCompact/PostCompact against trigger; others ignore it', () => {
     expect(matcherSubject('SessionStart', { source: 'resume' })).toEqual(['resume']);
     expect(matcherSubject('PreCompact', { trigger: 'auto' })).toEqual(['auto']);
     expect(matcherSubject('PostCompact', { trigger: 'manual' })).toEqual(['manual']);
     expect(matches(compileMatcher('startup|resume'), ['resume'])).toBe(true);
     expect(matches(compileMatcher('startup'), ['compact'])).toBe(false);
-    for (const e of ['Stop', 'UserPromptSubmit', 'Notification', 'SessionEnd', 'SubagentStop'] as const) {
+    for (const e of ['Stop', 'UserPromptSubmit', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'WorktreeCreate'] as const) {
       expect(matcherSubject(e, { tool_name: 'bash' })).toBeNull();
       expect(matches(compileMatcher('nothing-like-this'), null)).toBe(true);
     }

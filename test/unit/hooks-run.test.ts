@@ -62,6 +62,12 @@ describe('runHooks: exit codes per event', () => {
     [{ event: 'UserPromptSubmit', prompt: 'hi' }, { block: true, reason: 'why' }],
     [{ event: 'Stop', stopHookActive: false }, { block: true, reason: 'why' }],
     [{ event: 'SubagentStop', stopHookActive: false, agentId: 'a', agentType: 'x' }, { block: true, reason: 'why' }],
+    [{ event: 'TaskCreated', taskId: '1', taskSubject: 's' }, { block: true, reason: 'why' }],
+    [{ event: 'TaskCompleted', taskId: '1', taskSubject: 's' }, { block: true, reason: 'why' }],
+    [{ event: 'WorktreeCreate', name: 'agent-1' }, { block: true, reason: 'why' }],
+    [{ event: 'TeammateIdle', teammateName: 'bob', teamName: 't' }, { block: true, reason: 'why' }],
+    [{ event: 'ConfigChange', source: 'project_settings', filePath: '/p/.claude/settings.json' }, { block: true, reason: 'why' }],
+    [{ event: 'UserPromptExpansion', commandName: 'review', commandArgs: '', prompt: 'p' }, { block: true, reason: 'why' }],
   ];
   it.each(blocking)('exit 2 blocks %j with stderr as the reason', async (payload, expected) => {
     const f = await hooksFixture();
@@ -76,7 +82,11 @@ describe('runHooks: exit codes per event', () => {
     { event: 'PreCompact', trigger: 'auto', customInstructions: '' },
     { event: 'PostCompact', trigger: 'auto' },
     { event: 'SubagentStart', agentId: 'a', agentType: 'x' },
-    { event: 'SessionEnd', reason: 'exit' },
+    { event: 'SessionEnd', reason: 'other' },
+    { event: 'StopFailure', error: 'rate_limit', errorDetails: '429' },
+    { event: 'PermissionDenied', ...tool, reason: 'denied' },
+    { event: 'InstructionsLoaded', filePath: '/p/CLAUDE.md', memoryType: 'Project', loadReason: 'session_start' },
+    { event: 'WorktreeRemove', worktreePath: '/w' },
   ];
   it.each(cannotBlock)('exit 2 on %j only tells the user', async (payload) => {
     const f = await hooksFixture();

@@ -110,6 +110,8 @@ describe('permissions in the loop', () => {
     expect(decisions(events)).toEqual([
       { decision: 'allow', stage: expect.any(String), by: expect.any(String) },
       { decision: 'deny', stage: 'mode', by: 'plan' },
+      // Then the plan, presented with exit_plan_mode: headless nobody can approve it.
+      { decision: 'deny', stage: 'prompt', by: 'headless' },
     ]);
     expect(await sandbox.fs.readFile('/home/project/app.sh')).toContain('Hello.');
   });

@@ -55,6 +55,8 @@ export type AgentEventBody<R extends string = string> =
       granted: string[];
     }
   | { /** A task was added to `.tasks/`; `tasks` is the whole graph after it. */ type: 'task.created'; task: Task; tasks: Task[] }
+  | { /** A slash command typed as the prompt (`/compact focus on the tests`); the loop runs it instead of asking the model. */ type: 'slash.command'; name: string; args: string }
+  | { /** The run's permission mode changed (an approved plan: `exit_plan_mode`); later calls are judged in `to`. */ type: 'permission.mode_changed'; from: string; to: string; why: string }
   | { /** A task changed (status, owner, wording, dependencies); `tasks` is the whole graph after it. */ type: 'task.updated'; task: Task; changes: string[]; tasks: Task[] }
   | { /** The model listed the tasks; the board as read from `.tasks/`. */ type: 'task.listed'; tasks: Task[] }
   | {

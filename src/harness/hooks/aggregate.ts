@@ -42,6 +42,8 @@ export type HookOutcome = {
   userMessages: string[];
   /** How many hooks ran (after matching and de-duplication). */
   ran: number;
+  /** PermissionDenied: some hook said `retry: true` — the model is told it may try the call again. */
+  retry?: boolean;
 };
 
 const RANK: Record<PermissionDecision, number> = { allow: 1, ask: 2, deny: 3 };
@@ -67,6 +69,8 @@ export function aggregateVerdicts(verdicts: HookVerdict[]): HookOutcome {
 
   const contexts = verdicts.map((v) => v.additionalContext).filter((c): c is string => !!c);
   if (contexts.length > 0) out.additionalContext = capContext(contexts.join('\n\n'));
+
+  if (verdicts.some((v) => v.retry)) out.retry = true;
 
   const stop = verdicts.find((v) => v.stop)?.stop;
   if (stop) out.stopRun = stop;

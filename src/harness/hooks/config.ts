@@ -15,20 +15,50 @@ import { parseRule } from '../permissions/rules.ts';
 
 /** Every hook event, in the order a session meets them. */
 export const HOOK_EVENTS = [
+  'Setup',
   'SessionStart',
+  'InstructionsLoaded',
   'UserPromptSubmit',
+  'UserPromptExpansion',
   'PreToolUse',
   'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
+  'PostToolBatch',
   'Notification',
   'SubagentStart',
   'SubagentStop',
+  'TaskCreated',
+  'TaskCompleted',
   'Stop',
+  'StopFailure',
+  'TeammateIdle',
   'PreCompact',
   'PostCompact',
+  'ConfigChange',
+  'CwdChanged',
+  'FileChanged',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'Elicitation',
+  'ElicitationResult',
   'SessionEnd',
 ] as const;
+
+/**
+ * Events Claude Code has that never fire here, and why (README "Where we differ"): no `--init`
+ * setup phase, our MCP client offers no elicitation, the agent's working directory never changes,
+ * nothing watches files outside the run.
+ */
+export const HOOK_EVENTS_NOT_FIRED: Readonly<Partial<Record<HookEventName, string>>> = {
+  Setup: 'there is no --init / --maintenance phase here',
+  Elicitation: 'our MCP client does not offer elicitation',
+  ElicitationResult: 'our MCP client does not offer elicitation',
+  CwdChanged: "the agent's working directory never changes here",
+  FileChanged: 'nothing watches files between runs here',
+  PostToolBatch: "each call's PostToolUse / PostToolUseFailure fires; the batch as a whole is not an event here",
+};
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -77,7 +107,7 @@ export const CLAUDE_CODE_HOOK_EVENTS = [
 export const CLAUDE_CODE_HOOK_TYPES = ['command', 'prompt', 'agent', 'http', 'mcp_tool'] as const;
 
 /** The handler types this harness runs (ours adds `js`); other Claude Code types load with a warning. */
-export const HOOK_TYPES_RUN_HERE: readonly string[] = ['command', 'js'];
+export const HOOK_TYPES_RUN_HERE: readonly string[] = ['command', 'prompt', 'js'];
 
 export function isHookEventName(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
@@ -114,13 +144,22 @@ export const jsHookSchema = z.object({
   timeout: timeoutSchema.optional(),
 });
 
+/** Claude Code's `type: "prompt"`: a model judges the event (`prompt-hook.ts`); `$ARGUMENTS` is the input JSON. */
+export const promptHookSchema = z.object({
+  type: z.literal('prompt'),
+  if: conditionSchema.optional(),
+  prompt: z.string().trim().min(1, { error: 'a prompt hook needs a non-empty "prompt"' }),
+  model: z.string().optional(),
+  timeout: timeoutSchema.optional(),
+});
+
 function hookTypeMessage(type: unknown): string {
   return type === undefined
-    ? 'a hook needs "type": "command" or "js"'
-    : `unknown hook type ${JSON.stringify(type)}: use "command" or "js"`;
+    ? 'a hook needs "type": "command", "prompt" or "js"'
+    : `unknown hook type ${JSON.stringify(type)}: use "command", "prompt" or "js"`;
 }
 
-export const hookDefinitionSchema = z.discriminatedUnion('type', [commandHookSchema, jsHookSchema], {
+export const hookDefinitionSchema = z.discriminatedUnion('type', [commandHookSchema, promptHookSchema, jsHookSchema], {
   error: (issue) =>
     issue.code === 'invalid_union'
       ? hookTypeMessage((issue.input as { type?: unknown } | undefined)?.type)
@@ -135,6 +174,7 @@ export const hookMatcherGroupSchema = z.object({
 
 export type CommandHook = z.infer<typeof commandHookSchema>;
 export type JsHook = z.infer<typeof jsHookSchema>;
+export type PromptHook = z.infer<typeof promptHookSchema>;
 export type HookDefinition = z.infer<typeof hookDefinitionSchema>;
 export type HookMatcherGroup = z.infer<typeof hookMatcherGroupSchema>;
 /** Validated hooks settings: an event name → its matcher groups, in config order. */

@@ -14,7 +14,8 @@ export {
   type JsHook,
 } from './config.ts';
 export { compileMatcher, matcherSubject, matches, type CompiledMatcher } from './matcher.ts';
-export { buildHookInput, transcriptPathFor, type HookInput, type HookPayload, type HookSession } from './input.ts';
+export { buildHookInput, transcriptPathFor, type HookInput, type HookPayload, type HookSession, type SessionEndReason } from './input.ts';
+export { hookRunLabel } from './label.ts';
 export { interpretHookResult, type HookVerdict, type PermissionDecision } from './interpret.ts';
 export { aggregateVerdicts, capContext, MAX_ADDITIONAL_CONTEXT_CHARS, type HookOutcome } from './aggregate.ts';
 export { runHooks, describeHook, type HookRunEnv } from './run-hooks.ts';

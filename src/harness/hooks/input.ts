@@ -33,7 +33,37 @@ export type HookPayload =
   | { event: 'PreCompact'; trigger: 'manual' | 'auto'; customInstructions: string }
   | { event: 'PostCompact'; trigger: 'manual' | 'auto'; summary?: string }
   | { event: 'Notification'; message: string; notificationType?: string; title?: string }
-  | { event: 'SessionEnd'; reason: string };
+  | { event: 'SessionEnd'; reason: SessionEndReason }
+  | ({ event: 'PermissionDenied'; reason: string } & ToolFields)
+  | { event: 'StopFailure'; error: StopFailureError; errorDetails: string; lastAssistantMessage?: string }
+  | ({ event: 'TaskCreated' | 'TaskCompleted' } & TaskFields)
+  | { event: 'TeammateIdle'; teammateName: string; teamName: string }
+  | { event: 'ConfigChange'; source: 'user_settings' | 'project_settings' | 'local_settings' | 'policy_settings' | 'skills'; filePath: string }
+  | {
+      event: 'InstructionsLoaded';
+      filePath: string;
+      memoryType: 'User' | 'Project' | 'Local' | 'Managed';
+      loadReason: 'session_start' | 'nested_traversal' | 'path_glob_match' | 'include' | 'compact';
+      parentFilePath?: string;
+    }
+  | { event: 'WorktreeCreate'; name: string }
+  | { event: 'WorktreeRemove'; worktreePath: string }
+  | { event: 'UserPromptExpansion'; commandName: string; commandArgs: string; prompt: string };
+
+/** Claude Code's SessionEnd reasons. */
+export type SessionEndReason = 'clear' | 'resume' | 'logout' | 'prompt_input_exit' | 'bypass_permissions_disabled' | 'other';
+
+/** Claude Code's StopFailure error types (the matcher is tested on this). */
+export type StopFailureError =
+  | 'rate_limit'
+  | 'authentication_failed'
+  | 'billing_error'
+  | 'invalid_request'
+  | 'server_error'
+  | 'max_output_tokens'
+  | 'unknown';
+
+type TaskFields = { taskId: string; taskSubject: string; taskDescription?: string; teammateName?: string; teamName?: string };
 
 /** The stdin JSON: plain data, snake_case keys. */
 export type HookInput = { hook_event_name: HookEventName } & Record<string, unknown>;
@@ -88,6 +118,40 @@ function eventFields(p: HookPayload): Record<string, unknown> {
       };
     case 'SessionEnd':
       return { reason: p.reason };
+    case 'PermissionDenied':
+      return { ...toolFields(p), reason: p.reason };
+    case 'StopFailure':
+      return {
+        error: p.error,
+        error_details: p.errorDetails,
+        ...(p.lastAssistantMessage !== undefined ? { last_assistant_message: p.lastAssistantMessage } : {}),
+      };
+    case 'TaskCreated':
+    case 'TaskCompleted':
+      return {
+        task_id: p.taskId,
+        task_subject: p.taskSubject,
+        ...(p.taskDescription !== undefined ? { task_description: p.taskDescription } : {}),
+        ...(p.teammateName !== undefined ? { teammate_name: p.teammateName } : {}),
+        ...(p.teamName !== undefined ? { team_name: p.teamName } : {}),
+      };
+    case 'TeammateIdle':
+      return { teammate_name: p.teammateName, team_name: p.teamName };
+    case 'ConfigChange':
+      return { source: p.source, file_path: p.filePath };
+    case 'InstructionsLoaded':
+      return {
+        file_path: p.filePath,
+        memory_type: p.memoryType,
+        load_reason: p.loadReason,
+        ...(p.parentFilePath !== undefined ? { parent_file_path: p.parentFilePath } : {}),
+      };
+    case 'WorktreeCreate':
+      return { name: p.name };
+    case 'WorktreeRemove':
+      return { worktree_path: p.worktreePath };
+    case 'UserPromptExpansion':
+      return { command_name: p.commandName, command_args: p.commandArgs, prompt: p.prompt };
   }
 }
 

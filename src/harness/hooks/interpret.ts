@@ -25,6 +25,8 @@ export type HookVerdict = {
   additionalContext?: string;
   systemMessage?: string;
   stop?: { reason: string };
+  /** PermissionDenied's `hookSpecificOutput.retry: true`. */
+  retry?: boolean;
   /** Shown to the user: a non-blocking error, plain stdout, a blocking error of an event that cannot block. */
   userMessage?: string;
 };
@@ -38,10 +40,21 @@ const BLOCKABLE: ReadonlySet<HookEventName> = new Set([
   'UserPromptSubmit',
   'Stop',
   'SubagentStop',
+  // Claude Code: exit 2 rolls back the task's creation / keeps it open, stderr to the model.
+  'TaskCreated',
+  'TaskCompleted',
+  // exit 2: the teammate keeps working with stderr as its instruction.
+  'TeammateIdle',
+  // exit 2: the settings change is not taken (here: reported; settings are read at a run's start).
+  'ConfigChange',
+  // exit 2: the isolated workspace is not made (Claude Code: any failure fails the creation).
+  'WorktreeCreate',
+  // exit 2: the expanded slash command is dropped, like a blocked prompt.
+  'UserPromptExpansion',
 ]);
 
 /** Events where plain stdout on exit 0 is context for the model rather than a note for the user. */
-const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'SessionStart']);
+const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart']);
 
 /** Events whose JSON `additionalContext` reaches the model. */
 const TAKES_CONTEXT: ReadonlySet<HookEventName> = new Set([
@@ -51,6 +64,7 @@ const TAKES_CONTEXT: ReadonlySet<HookEventName> = new Set([
   'PostToolUse',
   'PostToolUseFailure',
   'SubagentStart',
+  'UserPromptExpansion',
 ]);
 
 export type HookProcessResult = { exitCode: number; stdout: string; stderr: string; timedOut: boolean };
@@ -134,6 +148,8 @@ function fromJson(event: HookEventName, j: Record<string, unknown>, desc: string
     if (BLOCKABLE.has(event)) Object.assign(v, { label: 'block', block: true, reason });
     else notes.push(`decision "block" has no effect on ${event}: ${reason}`);
   }
+
+  if (event === 'PermissionDenied' && hso?.retry === true) v.retry = true;
 
   const context = str(hso?.additionalContext) ?? str(j.additionalContext);
   if (context) {

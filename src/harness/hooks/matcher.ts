@@ -41,7 +41,22 @@ export function compileMatcher(matcher: string | undefined): CompiledMatcher {
 }
 
 /** Events whose matcher is tested against the tool name. */
-const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']);
+
+/** The other events with a matcher, and the input field it is tested on (Claude Code's hooks reference). */
+const MATCHED_FIELD: Partial<Record<HookEventName, string>> = {
+  SessionStart: 'source',
+  PreCompact: 'trigger',
+  PostCompact: 'trigger',
+  SessionEnd: 'reason',
+  StopFailure: 'error',
+  Notification: 'notification_type',
+  SubagentStart: 'agent_type',
+  SubagentStop: 'agent_type',
+  ConfigChange: 'source',
+  InstructionsLoaded: 'load_reason',
+  UserPromptExpansion: 'command_name',
+};
 
 /**
  * The values a matcher is tested against for this event and input (any one matching is a match),
@@ -52,8 +67,8 @@ export function matcherSubject(event: HookEventName, input: Record<string, unkno
     const name = typeof input.tool_name === 'string' ? input.tool_name : '';
     return [name, ...(CLAUDE_CODE_NAMES_OF[name] ?? [])];
   }
-  if (event === 'SessionStart') return [typeof input.source === 'string' ? input.source : ''];
-  if (event === 'PreCompact' || event === 'PostCompact') return [typeof input.trigger === 'string' ? input.trigger : ''];
+  const field = MATCHED_FIELD[event];
+  if (field) return [typeof input[field] === 'string' ? input[field] : ''];
   return null;
 }
 

@@ -15,6 +15,7 @@ import { DEFAULT_HOOK_TIMEOUT_S, type HookDefinition, type HookEventName, type H
 import type { HookInput } from './input.ts';
 import { interpretHookResult, type HookProcessResult, type HookVerdict } from './interpret.ts';
 import { hookConditionHolds } from './condition.ts';
+import { runPromptHook, type PromptHookModel } from './prompt-hook.ts';
 import { compileMatcher, matcherSubject, matches } from './matcher.ts';
 
 export type { HookOutcome } from './aggregate.ts';
@@ -22,6 +23,8 @@ export type { HookOutcome } from './aggregate.ts';
 export type HookRunEnv = {
   /** Where command hooks run (with the JSON input on stdin and `CLAUDE_PROJECT_DIR` set). */
   sandbox: Sandbox;
+  /** Asks `type: "prompt"` hooks' model (the run's ModelClient port); without one they fail, non-blocking. */
+  promptModel?: PromptHookModel;
   /** Runs `type: "js"` hooks; without one they fail (non-blocking) with a message saying so. */
   jsRunner?: JsHookRunner;
   clock: Clock;
@@ -70,7 +73,7 @@ export async function* runHooks(
     for (const hook of group.hooks) {
       if (!hookConditionHolds(hook.if, input)) continue;
       // Claude Code runs identical hooks once even when several groups list them.
-      const key = hook.type === 'command' ? `command\u0000${hook.command}` : `js\u0000${hook.code}`;
+      const key = `${hook.type}\u0000${hookText(hook)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       planned.push({ hook, matcher });
@@ -119,7 +122,7 @@ async function runOne(
     type: 'hook.run',
     event,
     matcher,
-    hook: hook.type === 'command' ? { type: 'command', command: hook.command } : { type: 'js', name: hook.name ?? 'js hook' },
+    hook: hook.type === 'command' ? { type: 'command', command: hook.command } : hook.type === 'prompt' ? { type: 'prompt', prompt: hook.prompt } : { type: 'js', name: hook.name ?? 'js hook' },
     input,
     exitCode: result.exitCode,
     stdout: result.stdout,
@@ -143,6 +146,10 @@ async function execute(hook: HookDefinition, input: HookInput, timeoutMs: number
     });
     return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut };
   }
+  if (hook.type === 'prompt') {
+    if (!env.promptModel) return { exitCode: 1, stdout: '', stderr: 'prompt hooks need a model, and this run has none for them.', timedOut: false };
+    return runPromptHook(hook, input, env.promptModel, { timeoutMs, ...(env.signal ? { signal: env.signal } : {}) });
+  }
   if (!env.jsRunner) {
     return {
       exitCode: 1,
@@ -156,13 +163,18 @@ async function execute(hook: HookDefinition, input: HookInput, timeoutMs: number
 
 /** `PreToolUse hook "./check.sh"` / `Stop JS hook "keep going"` — used in user-facing messages. */
 export function describeHook(event: HookEventName, hook: HookDefinition): string {
-  const what = hook.type === 'command' ? hook.command : (hook.name ?? 'js hook');
+  const what = hook.type === 'js' ? (hook.name ?? 'js hook') : hookText(hook);
   const short = what.length > 60 ? `${what.slice(0, 57)}…` : what;
-  return `${event} ${hook.type === 'js' ? 'JS hook' : 'hook'} ${JSON.stringify(short.replace(/\s+/g, ' '))}`;
+  return `${event} ${hook.type === 'js' ? 'JS hook' : hook.type === 'prompt' ? 'prompt hook' : 'hook'} ${JSON.stringify(short.replace(/\s+/g, ' '))}`;
 }
 
 function getOrCreate<K extends object, V>(map: WeakMap<K, Set<V>>, key: K): Set<V> {
   let v = map.get(key);
   if (!v) map.set(key, (v = new Set()));
   return v;
+}
+
+/** What a hook runs: its command, prompt or code. */
+function hookText(hook: HookDefinition): string {
+  return hook.type === 'command' ? hook.command : hook.type === 'prompt' ? hook.prompt : hook.code;
 }

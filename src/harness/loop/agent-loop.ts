@@ -22,6 +22,7 @@ import { EMPTY_RESPONSE_RETRY, MALFORMED_TOOL_USE_RETRY, MAX_TOKENS_RESUME, refu
 import { modelErrorSite } from './model-error-site.ts';
 import { promptSite } from './prompt-site.ts';
 import { runTools } from './run-tools.ts';
+import { slashSite } from './slash-site.ts';
 import { stopSite } from './stop-site.ts';
 import { reattachTodos } from './todo-reattach.ts';
 import type { LoopDeps, LoopInput, LoopState, RunResult } from './types.ts';
@@ -37,6 +38,9 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
     if (last?.role === 'user') {
       yield emit.stamp({ type: 'message.appended', origin: 'user', message: last, index: state.messages.length - 1 });
     }
+    // The slash site: `/compact [instructions]` summarises now and ends the run.
+    const slash = yield* slashSite(state, emit, context);
+    if (slash) return slash;
     // The prompt site: SessionStart and UserPromptSubmit hooks.
     const started = yield* promptSite(input, state, emit, hooks);
     if ('done' in started) return started.done;

@@ -16,6 +16,8 @@ import type { LoopDeps, LoopInput } from './types.ts';
 export type ContextSite = {
   /** Runs the layers (forced compaction when `reactive`) and adopts their state as the newest. */
   assemble(messages: Message[], state: ContextState, reactive: boolean): AsyncGenerator<TraceEvent, PreparedContext>;
+  /** `/compact [instructions]`: a forced summary now, PreCompact / PostCompact with trigger `manual`. */
+  compactNow(messages: Message[], state: ContextState, instructions: string): AsyncGenerator<TraceEvent, PreparedContext>;
   /** `context.counted`: the API's count beside the estimate; a failed count is reported, never fatal. */
   count(request: ModelRequest, estimate: number): Promise<TraceEventBody>;
   /** The newest pipeline state, even mid-turn (`read_tool_result` reads stored originals from it). */
@@ -37,9 +39,12 @@ export function createContextSite(opts: {
 
   // Auto-compact's summary call, with PreCompact hooks first (their events pass through).
   const baseSummarize: Summarize = deps.summarize ?? modelSummarizer(deps.model, { model: input.model });
+  // Set while `/compact [instructions]` runs: the hooks see trigger `manual`, a model summary follows the instructions.
+  let manual: { instructions: string } | null = null;
   const summarize: Summarize = async function* (messages, sig, info) {
-    yield* fireHook({ event: 'PreCompact', trigger: 'auto', customInstructions: '' }, hooks);
-    const r = baseSummarize(messages, sig, info);
+    yield* fireHook({ event: 'PreCompact', trigger: manual ? 'manual' : 'auto', customInstructions: manual?.instructions ?? '' }, hooks);
+    const base = manual?.instructions && !deps.summarize ? modelSummarizer(deps.model, { model: input.model, customInstructions: manual.instructions }) : baseSummarize;
+    const r = base(messages, sig, info);
     return Symbol.asyncIterator in r ? yield* r : await r;
   };
 
@@ -72,7 +77,7 @@ export function createContextSite(opts: {
     }
     if (prep.compaction) {
       const buffered: TraceEvent[] = [];
-      await drainInto(fireHook({ event: 'PostCompact', trigger: 'auto', summary: prep.compaction.summary }, hooks), (e) => buffered.push(emit.stamp(e)));
+      await drainInto(fireHook({ event: 'PostCompact', trigger: manual ? 'manual' : 'auto', summary: prep.compaction.summary }, hooks), (e) => buffered.push(emit.stamp(e)));
       yield* buffered;
     }
     return prep;
@@ -88,5 +93,14 @@ export function createContextSite(opts: {
     }
   }
 
-  return { assemble, count, latest: () => latest };
+  async function* compactNow(messages: Message[], state: ContextState, instructions: string): AsyncGenerator<TraceEvent, PreparedContext> {
+    manual = { instructions };
+    try {
+      return yield* assemble(messages, state, true);
+    } finally {
+      manual = null;
+    }
+  }
+
+  return { assemble, compactNow, count, latest: () => latest };
 }

@@ -14,6 +14,8 @@ export class RunEmitter {
   turn = 0;
   /** Events to report just before every exit (the agents site: background jobs the end stops). */
   beforeExit: ((reason: ExitReason) => TraceEventBody[]) | null = null;
+  /** Hooks of the run's end (StopFailure, SessionEnd: `end-hooks.ts`), fired after `beforeExit`. */
+  endHooks: ((reason: ExitReason, messages: Message[], error?: ModelError) => AsyncGenerator<TraceEventBody>) | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -51,8 +53,9 @@ export class RunEmitter {
   }
 
   /** Every exit: its transition, `run.end`, and the result. */
-  *exit(reason: ExitReason, s: LoopState, error?: ModelError, detail?: string): Generator<TraceEvent, RunResult> {
+  async *exit(reason: ExitReason, s: LoopState, error?: ModelError, detail?: string): AsyncGenerator<TraceEvent, RunResult> {
     for (const body of this.beforeExit?.(reason) ?? []) yield this.stamp(body);
+    if (this.endHooks) for await (const body of this.endHooks(reason, s.messages, error)) yield this.stamp(body);
     yield this.stamp({ type: 'transition', reason, ...(detail ? { detail } : {}) });
     yield this.stamp({ type: 'run.end', reason, turns: s.turn, usage: s.usage, ...(error ? { error } : {}) });
     return { reason, messages: s.messages, turns: s.turn, usage: s.usage, contextState: s.context, ...(error ? { error } : {}) };

@@ -6,6 +6,7 @@
 import type { HookOutcome, HookPayload, HookSession, HooksConfig } from '../hooks/index.ts';
 import { buildHookInput, runHooks } from '../hooks/index.ts';
 import type { Clock, JsHookRunner, Sandbox } from '../ports.ts';
+import type { PromptHookModel } from '../hooks/prompt-hook.ts';
 import type { TraceEventBody } from '../trace.ts';
 
 /** Hooks as the loop receives them: already trusted (an untrusted config must not get here). */
@@ -13,6 +14,8 @@ export type LoopHooks = {
   config: HooksConfig;
   session: HookSession;
   jsRunner?: JsHookRunner;
+  /** The model `type: "prompt"` hooks ask (the run's ModelClient port and model id). */
+  promptModel?: PromptHookModel;
   /** Config problems already reported this session (each is reported once). */
   reported?: Set<string>;
 };
@@ -29,6 +32,7 @@ export async function* fireHook(payload: HookPayload, env: HookSiteEnv): AsyncGe
     signal: env.signal,
     cwd: env.cwd,
     ...(hooks.jsRunner ? { jsRunner: hooks.jsRunner } : {}),
+    ...(hooks.promptModel ? { promptModel: hooks.promptModel } : {}),
     ...(hooks.reported ? { reported: hooks.reported } : {}),
   });
 }

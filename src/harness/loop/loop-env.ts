@@ -19,6 +19,8 @@ import { RunEmitter } from './emitter.ts';
 import type { HookSiteEnv } from './hook-site.ts';
 import type { RunToolsOptions } from './run-tools.ts';
 import { createToolPoolSite } from './tool-pool.ts';
+import { endHooks } from './end-hooks.ts';
+import { planModeSite } from './plan-mode-site.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState } from './types.ts';
 
 export type LoopEnv = ReturnType<typeof createLoopEnv>;
@@ -28,17 +30,21 @@ export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
   const signal = input.signal ?? new AbortController().signal;
   const cwd = input.cwd ?? deps.sandbox.workdir;
   const files = deps.files ?? new FileState();
-  const permissions: PermissionContext = input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir };
+  // The plan-mode site: exit_plan_mode in plan mode, and the run's own (switchable) permission context.
+  const plan = planModeSite(input, input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir });
+  const permissions: PermissionContext = plan.permissions;
   const emit = new RunEmitter(deps.clock, deps.agentId ?? 'main', deps.parentToolUseId);
   const hooks: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd };
+  // StopFailure and SessionEnd fire when the run ends, whichever way it ends (end-hooks.ts).
+  emit.endHooks = (reason, messages, error) => endHooks(reason, messages, error, { hooks, input, isMain: !deps.subagent });
 
   // Originals of tool results the context layers replaced by references stay readable.
   const initialContext: ContextState = input.contextState ?? emptyContextState();
   // The pool: a bare deny removes a tool from the model's view (it cannot even try it); a live
   // pool (`input.toolPool`) is re-read before each request (tool-pool.ts).
   const toolPool = createToolPoolSite({
-    initial: input.tools,
-    live: input.toolPool,
+    initial: plan.tools,
+    live: plan.toolPool,
     always: [readToolResultTool(storedResultsOf(() => context.latest()))],
     rules: permissions.rules,
   });

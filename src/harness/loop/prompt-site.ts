@@ -7,6 +7,7 @@ import { textOf } from '../messages.ts';
 import type { TraceEvent } from '../trace.ts';
 import type { RunEmitter } from './emitter.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
+import { instructionsLoaded } from './session-file-hooks.ts';
 import type { LoopInput, LoopState, RunResult } from './types.ts';
 
 /** Yields the hooks' events; returns the state to loop on, or the run's result when it ends here. */
@@ -22,6 +23,9 @@ export async function* promptSite(
   const fire = (payload: Parameters<typeof fireHook>[0]) => drainInto(fireHook(payload, hooks), (e) => buffered.push(emit.stamp(e)));
   const extra: TextBlock[] = [];
 
+  if (input.sessionStart && input.memoryInjected) {
+    for await (const e of instructionsLoaded(input.memoryInjected.files, hooks)) yield emit.stamp(e);
+  }
   if (input.sessionStart) {
     const o = await fire({ event: 'SessionStart', source: input.sessionStart, model: input.model });
     yield* buffered.splice(0);

@@ -15,6 +15,8 @@ import type { AnyTool, ToolContext, ToolImage } from '../tools/tool.ts';
 import type { TraceEvent, TraceEventBody } from '../trace.ts';
 import { AsyncQueue } from '../util/async-queue.ts';
 import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
+import { configChanged } from './session-file-hooks.ts';
+import { deniedWithoutPerson, permissionDeniedHook } from './permission-denied-site.ts';
 import { INTERRUPTED_RESULT, malformedInputResult, NOT_RUN_INTERRUPTED } from './meta-messages.ts';
 import type { MalformedToolUse } from './stream-accumulator.ts';
 import { isInside } from '../util/paths.ts';
@@ -104,6 +106,7 @@ export async function* runTools(calls: ToolUseBlock[], opts: RunToolsOptions): A
     // Isolated workspaces' private trees are bookkeeping; what an agent changed there is in `workspace.changes`.
     const changed = opts.takeChangedPaths().filter((path) => !isInside(WORKSPACES_ROOT, path));
     if (changed.length > 0) yield { type: 'sandbox.changed', paths: changed };
+    yield* configChanged(changed, opts.context.sandbox.workdir, opts.hooks);
   }
   return { results, notes: notes.flat(), ...(stopRun ? { stopRun } : {}) };
 }
@@ -164,7 +167,11 @@ async function* checkCall(
     step = await pipeline.next();
   }
   const r = step.value;
-  return r.decision === 'allow' ? { ok: true, call: r.call } : { ok: false, message: r.message };
+  if (r.decision === 'allow') return { ok: true, call: r.call };
+  if (!deniedWithoutPerson(r, !!opts.prompt)) return { ok: false, message: r.message };
+  const message = await permissionDeniedHook(block, r.message, opts.hooks, side);
+  while (side.length > 0) yield side.shift()!;
+  return { ok: false, message };
 }
 
 /**
@@ -241,6 +248,7 @@ async function runOne(
     toolUseId: block.id,
     onOutput: (chunk) => queue.push({ type: 'tool.output', toolUseId: block.id, chunk }),
     report: (event) => queue.push(event),
+    hook: (payload) => drainInto(fireHook(payload, opts.hooks), (e) => queue.push(e)),
     ...(exclude ? { excludeFromSearch: exclude } : {}),
     // A nested agent's events (and a tool's own, e.g. `subagent.start`) join this stream in order.
     emit: (event) => queue.pushAndWait(event, opts.context.signal),

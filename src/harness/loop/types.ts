@@ -5,6 +5,7 @@ import type { Message, Usage } from '../messages.ts';
 import type { SessionGrants } from '../permissions/session-grants.ts';
 import type { PermissionContext } from '../permissions/types.ts';
 import type { LoopHooks } from './hook-site.ts';
+import type { SessionEndReason } from '../hooks/input.ts';
 import type { Prompter } from './run-tools.ts';
 import type { ContextSettingsInput } from '../context/settings.ts';
 import type { ContextState } from '../context/state.ts';
@@ -50,6 +51,8 @@ export type LoopInput = {
   permissions?: PermissionContext;
   /** Fire SessionStart with this source before the first turn (the first run of a session). */
   sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
+  /** Fire SessionEnd with this reason as this run ends (it ends the session: a headless run, `/clear`). */
+  sessionEnd?: SessionEndReason;
   /** The context pipeline's settings (window, threshold, layers); defaults fill the rest. */
   context?: ContextSettingsInput;
   /** The context pipeline's state from the previous run of this conversation. */

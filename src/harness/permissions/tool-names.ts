@@ -31,6 +31,7 @@ export const CLAUDE_CODE_NAMES_OF: Readonly<Record<string, readonly string[]>> =
   task_list: ['TaskList'],
   task_get: ['TaskGet'],
   task_update: ['TaskUpdate'],
+  exit_plan_mode: ['ExitPlanMode'],
   webfetch: ['WebFetch'],
   web_fetch: ['WebFetch'],
   WebFetch: ['WebFetch'],
@@ -47,7 +48,7 @@ const RULE_EXTRA_COVERAGE: Readonly<Record<string, readonly string[]>> = {
 
 /** Claude Code tools with no counterpart here: a rule or matcher naming one matches nothing, and says so. */
 export const NOT_AVAILABLE_HERE: readonly string[] = [
-  'AskUserQuestion', 'Artifact', 'CronCreate', 'CronDelete', 'CronList', 'EnterPlanMode', 'EnterWorktree', 'ExitPlanMode',
+  'AskUserQuestion', 'Artifact', 'CronCreate', 'CronDelete', 'CronList', 'EnterPlanMode', 'EnterWorktree',
   'ExitWorktree', 'ListMcpResourcesTool', 'LS', 'LSP', 'Monitor', 'NotebookEdit', 'NotebookRead', 'PowerShell',
   'ReadMcpResourceTool', 'SlashCommand', 'TeamCreate', 'TeamDelete', 'TodoRead', 'ToolSearch', 'WebSearch',
 ];

@@ -10,6 +10,8 @@ import type { FileState } from './file-state.ts';
 import type { BackgroundJobs } from '../agents/background/jobs.ts';
 import type { SessionGrants } from '../permissions/session-grants.ts';
 import type { ToolImage } from '../leaf-types.ts';
+import type { HookPayload } from '../hooks/input.ts';
+import type { HookOutcome } from '../hooks/aggregate.ts';
 
 /** Everything a tool may touch while it runs. */
 export type ToolContext = {
@@ -37,6 +39,11 @@ export type ToolContext = {
   background?: BackgroundJobs;
   /** A tool's own trace event (`skill.loaded`, `task.created`, …), emitted after its `tool.started`. */
   report?: (event: TraceEventBody) => void;
+  /**
+   * Fires a hook event from inside a tool (TaskCreated, TaskCompleted, WorktreeCreate, …): its
+   * `hook.run` events join this call's stream; the outcome is `null` when no hook is configured.
+   */
+  hook?: (payload: HookPayload) => Promise<HookOutcome | null>;
   /** Allow rules granted for the rest of the run (a loaded skill's `allowed-tools`); deny rules still win. */
   grants?: SessionGrants;
   /**

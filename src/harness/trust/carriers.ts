@@ -123,6 +123,7 @@ export function carriersAct(c: DocumentCarriers): boolean {
 export function hookBody(hook: Record<string, unknown>): string {
   if (typeof hook.command === 'string') return hook.command;
   if (typeof hook.code === 'string') return hook.code;
+  if (typeof hook.prompt === 'string') return hook.prompt;
   const { type: _type, if: _if, name: _name, timeout: _timeout, ...rest } = hook;
   return JSON.stringify(rest, null, 2);
 }

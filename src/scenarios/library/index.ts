@@ -56,6 +56,8 @@ import goldenHookRegression from './golden-hook-regression.json';
 import layeredClaudeSettings from './layered-claude-settings.json';
 // extending: MCP
 import mcpInPageServer from './mcp-in-page-server.json';
+// hooks: the events a short run never meets
+import hookEventsTour from './hook-events-tour.json';
 
 function load(json: unknown): ScenarioV1 {
   const r = migrateScenario(json);
@@ -123,6 +125,7 @@ export const builtinDocs: ScenarioV1[] = [
   layeredClaudeSettings,
   // extending: MCP servers
   mcpInPageServer,
+  hookEventsTour,
 ].map(load);
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));

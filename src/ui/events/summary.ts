@@ -1,4 +1,5 @@
 /** A compact one-line summary of any event, for the event stream rows. */
+import { hookRunLabel } from '../../harness/hooks/label.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import { summarizeTeamEvent } from '../team/summary.ts';
 import { textOf } from '../../harness/index.ts';
@@ -55,7 +56,7 @@ export function summarize(e: TraceEvent): string {
     case 'permission.decision':
       return `${e.name} ${e.decision.toUpperCase()} at ${e.stage} · ${clip(e.decidedBy.text, 50)}`;
     case 'hook.run':
-      return `${e.event} ${e.hook.type === 'command' ? clip(e.hook.command, 40) : e.hook.name} · exit ${e.exitCode}${e.decision ? ` · ${e.decision}` : ''}`;
+      return `${e.event} ${clip(hookRunLabel(e.hook), 40)} · exit ${e.exitCode}${e.decision ? ` · ${e.decision}` : ''}`;
     case 'hook.config_error':
       return `${e.event} matcher ${JSON.stringify(e.matcher)}: ${clip(e.message, 60)}`;
     case 'compaction.layer':

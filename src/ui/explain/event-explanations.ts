@@ -3,10 +3,12 @@
  * would have happened otherwise. Typed as a mapped type over `TraceEventType`, so an event type
  * added to the harness does not compile until it has an entry here: one place to add it.
  */
+import { hookRunLabel } from '../../harness/hooks/label.ts';
 import type { EventOf, TraceEventType } from '../../harness/index.ts';
 import type { GlossaryTerm } from './glossary.ts';
 import { modeSourceText } from './mode-source.ts';
 import { TEAM_EVENT_EXPLANATIONS } from './team-explanations.ts';
+import { explainHookEvent } from './hook-event-explanations.ts';
 
 export type EventExplanation<T extends TraceEventType> = {
   means: string;
@@ -224,10 +226,24 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
   },
   'hook.run': {
     means: 'A configured hook ran for a hook event, got the event as JSON, and answered.',
-    why: (e) => `${e.event} hook ${e.hook.type === 'command' ? `\`${e.hook.command}\`` : e.hook.name}${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
+    why: (e) => `${explainHookEvent(e.event)} This ${e.event} hook \`${hookRunLabel(e.hook)}\`${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
     otherwise: 'Without the hook, the event would go on as the rules and mode say. Exit 2 blocks; a crash or timeout lets the agent continue.',
     lesson: 'pretooluse-hook-blocks',
     terms: ['hook-event'],
+  },
+  'slash.command': {
+    means: 'The prompt was a slash command, as in Claude Code\'s prompt box or `-p`: the harness runs it instead of sending it to the model.',
+    why: (e) => `\`/${e.name}${e.args ? ` ${e.args}` : ''}\`${e.name === 'compact' ? ': the history is summarised now (PreCompact and PostCompact hooks see trigger `manual`' + (e.args ? ', and the instructions in `custom_instructions`' : '') + ')' : ''}.`,
+    otherwise: 'Without it, compaction waits for the auto-compact threshold, and the words would reach the model as a prompt.',
+    lesson: 'hook-events-tour',
+    terms: ['hook-event'],
+  },
+  'permission.mode_changed': {
+    means: 'The run left one permission mode for another: in plan mode the agent presented its plan with `exit_plan_mode`, and it was approved (by you, a PermissionRequest hook or headless policy).',
+    why: (e) => `From \`${e.from}\` to \`${e.to}\`: ${e.why}. Every later call of this run is judged in \`${e.to}\` mode.`,
+    otherwise: 'Rejected, the agent stays in plan mode: reads run, edits are refused, and it revises the plan.',
+    lesson: 'plan-mode',
+    terms: ['permission-mode'],
   },
   'hook.config_error': {
     means: 'A hooks setting cannot work (for example a matcher that is not a valid regex); it is reported once and skipped.',

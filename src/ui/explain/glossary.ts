@@ -110,7 +110,7 @@ export const GLOSSARY: Record<GlossaryTerm, GlossaryEntry> = {
   'hook-event': {
     term: 'Hook event',
     definition:
-      'A named moment at which configured hooks run: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, PreCompact, PostCompact, SessionEnd … A hook gets the event as JSON and answers with an exit code and optional JSON (allow, deny, block, rewrite the input, stop).',
+      'A named moment at which configured hooks run: SessionStart, InstructionsLoaded, UserPromptSubmit, PreToolUse, PermissionRequest, PermissionDenied, PostToolUse, PostToolUseFailure, SubagentStart/Stop, TaskCreated/TaskCompleted, Stop or StopFailure, TeammateIdle, PreCompact, PostCompact, ConfigChange, WorktreeCreate/Remove, SessionEnd … A hook gets the event as JSON and answers with an exit code and optional JSON (allow, deny, block, rewrite the input, stop).',
     lesson: 'pretooluse-hook-blocks',
   },
   trust: {

@@ -3,7 +3,8 @@
  * each tool call (with the deciding one marked), the hooks timeline, and the audit records.
  * Pure and framework-free, like conversation.ts, so any prefix of the event log can be shown.
  */
-import { redactDeep } from '../../harness/session/redact.ts';
+import { hookRunLabel } from '../../harness/hooks/index.ts';
+import { redactDeep } from '../../harness/session/index.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import type { DecidedBy, StageDecision, StageName } from '../../harness/permissions/index.ts';
 import { modeSourceText } from '../explain/mode-source.ts';
@@ -78,7 +79,7 @@ export type HookRow =
       matcher: string;
       /** The command, or the JS hook's name. */
       label: string;
-      hookType: 'command' | 'js';
+      hookType: 'command' | 'prompt' | 'js';
       exitCode: number;
       timedOut: boolean;
       ms: number;
@@ -99,7 +100,7 @@ export function deriveHookRows(events: readonly TraceEvent[]): HookRow[] {
         seq: e.seq,
         event: e.event,
         matcher: e.matcher,
-        label: e.hook.type === 'command' ? e.hook.command : e.hook.name,
+        label: hookRunLabel(e.hook),
         hookType: e.hook.type,
         exitCode: e.exitCode,
         timedOut: e.timedOut,

@@ -33,6 +33,12 @@ export async function openChildWorkspace(
     return { error: `its isolated workspace could not be made: ${err instanceof Error ? err.message : String(err)}` };
   }
   await forward(createdEvent(ws, agentId));
+  // Claude Code's WorktreeCreate: a hook that fails (exit 2 / block) makes the creation fail.
+  const created = await ctx.hook?.({ event: 'WorktreeCreate', name: ws.id });
+  if (created?.block) {
+    await ws.dispose();
+    return { error: `a WorktreeCreate hook refused its isolated workspace: ${created.reason ?? 'no reason given'}` };
+  }
   return {
     sandbox: ws.sandbox,
     close: async () => {
@@ -40,6 +46,7 @@ export async function openChildWorkspace(
         return (await offerBack(base, ws, agentId, forward)).report;
       } finally {
         await ws.dispose();
+        await ctx.hook?.({ event: 'WorktreeRemove', worktreePath: ws.root });
       }
     },
   };

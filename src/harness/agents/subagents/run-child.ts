@@ -18,7 +18,7 @@ import { childMode, type SubagentRuntime } from './runtime.ts';
 import { openChildWorkspace } from './child-workspace.ts';
 
 /** Hook events that belong to the session or the main agent, not to a subagent's own loop. */
-const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
+const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'StopFailure', 'SessionEnd', 'TeammateIdle'] as const;
 
 export function childHooks(hooks: LoopHooks | undefined): LoopHooks | undefined {
   if (!hooks) return undefined;

@@ -81,6 +81,9 @@ export function taskCreateTool() {
         createdAt: now,
         updatedAt: now,
       };
+      // Claude Code's TaskCreated: a hook that blocks rolls the creation back; its reason goes to the model.
+      const veto = await taskHookVeto(ctx, 'TaskCreated', task);
+      if (veto) return fail(`Task not created: ${veto}`);
       await writeTask(ctx.sandbox.fs, ctx.sandbox.workdir, task);
       const all = [...tasks, task];
       ctx.report?.({ type: 'task.created', task, tasks: all });
@@ -183,6 +186,9 @@ export function taskUpdateTool() {
         changes.push(`status ${before.status} → ${input.status}`);
       }
       if (changes.length === 0) return { content: `Task #${task.id} unchanged (it already looks like that).` };
+      // Claude Code's TaskCompleted: a hook that blocks keeps the task open; its reason goes to the model.
+      const veto = task.status === 'completed' && before.status !== 'completed' ? await taskHookVeto(ctx, 'TaskCompleted', task) : null;
+      if (veto) return fail(`Task #${task.id} not completed: ${veto}`);
       task.updatedAt = ctx.clock.now();
       await writeTask(ctx.sandbox.fs, ctx.sandbox.workdir, task);
       const all = tasks.map((t) => (t.id === task.id ? task : t));
@@ -198,4 +204,16 @@ export function taskUpdateTool() {
 
 export function taskTools() {
   return [taskCreateTool(), taskListTool(), taskGetTool(), taskUpdateTool()];
+}
+
+/** The reason a TaskCreated / TaskCompleted hook refused this task, or null. */
+async function taskHookVeto(ctx: ToolContext, event: 'TaskCreated' | 'TaskCompleted', task: Task): Promise<string | null> {
+  const o = await ctx.hook?.({
+    event,
+    taskId: task.id,
+    taskSubject: task.subject,
+    ...(task.description ? { taskDescription: task.description } : {}),
+    ...(ctx.agentId !== 'main' && ctx.agentId.startsWith('teammate-') ? { teammateName: ctx.agentId.slice('teammate-'.length), teamName: 'team' } : {}),
+  });
+  return o?.block ? `a ${event} hook refused it: ${o.reason ?? 'no reason given'}` : null;
 }

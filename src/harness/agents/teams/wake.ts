@@ -8,6 +8,7 @@ import { withUserContent } from '../../loop/history.ts';
 import type { LoopDeps, LoopInput, RunResult } from '../../loop/types.ts';
 import { FileState } from '../../tools/file-state.ts';
 import { childHooks } from '../subagents/run-child.ts';
+import { teammateIdleHook } from './idle-hook.ts';
 import { changesAgainst } from './tab-files.ts';
 import type { Team } from './team.ts';
 import { DEFAULT_TEAMMATE_MAX_TURNS, type Sink, type Teammate } from './team-types.ts';
@@ -80,6 +81,9 @@ async function finish(team: Team, m: Teammate, result: RunResult, sink: Sink): P
   if (result.reason !== 'completed') return team.move(m, 'done', `its loop ended: ${result.reason}`, sink);
   const waitingFor = [...team.requests.values()].find((r) => r.from === m.name);
   if (waitingFor) return team.move(m, 'waiting', `waiting for the answer to ${waitingFor.id} (${waitingFor.type})`, sink);
+  const idle = await teammateIdleHook(m, 'team', { hooks: team.runtime.hooks, sandbox: team.runtime.sandbox, clock: team.runtime.clock });
+  for (const e of idle.events) await sink(team.stampFor(m.agentId, e));
+  if (idle.keepWorking) return wake(team, m, idle.keepWorking, 'a TeammateIdle hook kept it working', sink);
   return team.move(m, 'idle', 'its turn ended', sink);
 }
 
