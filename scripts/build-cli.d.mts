@@ -3,4 +3,5 @@ export const CLI_DIR: string;
 export const CLI_BUNDLE: string;
 /** True when the bundle is missing or older than `src/` or the build script. */
 export function cliBundleStale(): boolean;
-export function buildCli(opts?: { quiet?: boolean }): Promise<void>;
+/** `outdir`: another folder than dist-cli/ (its entry is `harness.mjs`). */
+export function buildCli(opts?: { quiet?: boolean; outdir?: string }): Promise<void>;

@@ -7,7 +7,7 @@
  * - `stream-json`: every TraceEvent as one JSON line as it happens, then the result object.
  * A printer never throws and never prints the API key (the loop's events carry none).
  */
-import { hookRunLabel } from '../harness/hooks/label.ts';
+import { hookRunLabel } from '../harness/hooks/index.ts';
 import type { Message, Usage } from '../harness/messages.ts';
 import type { RunResult, TraceEvent } from '../harness/index.ts';
 import type { OutputFormat } from './args.ts';

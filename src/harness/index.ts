@@ -30,3 +30,4 @@ export * as agents from './agents/index.ts';
 export * as workspace from './workspace/index.ts';
 export * as mcp from './mcp/index.ts';
 export { withUserContent } from './loop/history.ts';
+export { serverWaitNote } from './loop/retry-policy.ts';

@@ -5,14 +5,13 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-// @ts-expect-error a plain .mjs build script without types
 import { buildCli } from '../../scripts/build-cli.mjs';
 
 export const FAULTS_CLI_DIR = join(process.cwd(), 'node_modules', '.cache', 'hp-cli-faults');
 const bundle = join(FAULTS_CLI_DIR, 'harness.mjs');
 
 export async function buildFaultsCli(): Promise<void> {
-  await (buildCli as (o: { quiet: boolean; outdir: string }) => Promise<void>)({ quiet: true, outdir: FAULTS_CLI_DIR });
+  await buildCli({ quiet: true, outdir: FAULTS_CLI_DIR });
 }
 
 export type Running = {

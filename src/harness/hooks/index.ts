@@ -6,6 +6,7 @@ export {
   parseHooksConfig,
   formatHooksConfigError,
   isHookEventName,
+  HOOK_EVENTS_NOT_FIRED,
   type HookEventName,
   type HooksConfig,
   type HookMatcherGroup,

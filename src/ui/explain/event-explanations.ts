@@ -3,7 +3,7 @@
  * would have happened otherwise. Typed as a mapped type over `TraceEventType`, so an event type
  * added to the harness does not compile until it has an entry here: one place to add it.
  */
-import { hookRunLabel } from '../../harness/hooks/label.ts';
+import { hookRunLabel } from '../../harness/hooks/index.ts';
 import type { EventOf, TraceEventType } from '../../harness/index.ts';
 import type { GlossaryTerm } from './glossary.ts';
 import { modeSourceText } from './mode-source.ts';

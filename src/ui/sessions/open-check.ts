@@ -5,7 +5,7 @@
  * open (a raw TypeError on a record replay cannot read) is refused at import with the reason,
  * instead of leaving a session nobody can open.
  */
-import { emptyContextState } from '../../harness/context/state.ts';
+import { emptyContextState } from '../../harness/context/index.ts';
 import { replaySession, snapshotAt, traceEventsOf, type SessionLogEvent } from '../../harness/session/index.ts';
 import { memoryTextOf, resultOfReplay } from './log-position.ts';
 import { latestWorkbench } from './workbench-record.ts';
