@@ -27,3 +27,4 @@ export * as memory from './memory/index.ts';
 export * as agents from './agents/index.ts';
 export * as workspace from './workspace/index.ts';
 export * as mcp from './mcp/index.ts';
+export * as cost from './cost/index.ts';

@@ -13,7 +13,7 @@ import { builtinTools } from '../harness/tools/index.ts';
 import type { Prompter } from '../harness/loop/run-tools.ts';
 import type { LoopHooks } from '../harness/loop/hook-site.ts';
 import type { SessionGrants } from '../harness/permissions/session-grants.ts';
-import type { PermissionMode } from '../harness/permissions/types.ts';
+import type { PermissionMode, SourcedRule } from '../harness/permissions/types.ts';
 import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
 import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
 import type { CustomToolDefinition } from '../harness/tools/custom/definition.ts';
@@ -75,6 +75,8 @@ export type PrepareOptions = {
   trusted?: boolean;
   /** A mode chosen in the UI, over the scenario's. */
   mode?: PermissionMode;
+  /** Rules from the command line (the CLI scope): never trust-filtered, they are the user's own. */
+  cliRules?: SourcedRule[];
   /** Asks the person about a tool call (the UI's dialog); absent headless. */
   askPermission?: Prompter;
   sessionGrants?: SessionGrants;
@@ -190,7 +192,9 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const fromSandbox = await sandboxSettingsScopes(sandbox, opts.settingsScopes ?? [], opts.trusted ?? false);
   const scopes = [...(opts.settingsScopes ?? []), ...fromSandbox.scopes].map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
   const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
-  const permissions = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
+  const fromScopes = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
+  // The command line's rules (`--allowedTools` / `--disallowedTools`) are the user's own: after trust, first in precedence.
+  const permissions = opts.cliRules?.length ? { ...fromScopes, rules: [...opts.cliRules, ...fromScopes.rules] } : fromScopes;
   const hooks: LoopHooks | undefined =
     Object.keys(merged.hooks).length > 0
       ? {

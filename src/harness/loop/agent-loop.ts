@@ -32,8 +32,32 @@ import { SessionGrants } from '../permissions/session-grants.ts';
 import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState, type RunResult } from './types.ts';
 import { withUserContent } from './history.ts';
 import { TODO_TOOL_NAME, todoReattachment, todoReminderDue, todosAfterTools, todosFromHistory } from '../agents/todos/index.ts';
+import { CostLedger } from '../cost/ledger.ts';
+import { checkBudget } from '../cost/budget.ts';
 
+/**
+ * With a dollar ceiling (`input.budget`), every event the run yields — its subagents' and
+ * teammates' included — goes through a cost ledger the budget check reads before each call.
+ */
 export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerator<TraceEvent, RunResult> {
+  if (!input.budget) return yield* loopBody(input, deps, null);
+  const spend = new CostLedger(input.budget.prices);
+  const inner = loopBody(input, deps, spend);
+  try {
+    let step = await inner.next();
+    while (!step.done) {
+      spend.add(step.value);
+      yield step.value;
+      step = await inner.next();
+    }
+    return step.value;
+  } finally {
+    // A consumer that stops pulling early still runs the loop's own clean-up.
+    await inner.return(undefined as never);
+  }
+}
+
+async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | null): AsyncGenerator<TraceEvent, RunResult> {
   const budgets = { ...DEFAULT_BUDGETS, ...input.budgets };
   const signal = input.signal ?? new AbortController().signal;
   const cwd = input.cwd ?? deps.sandbox.workdir;
@@ -58,6 +82,8 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
   // Skills, background jobs and steering: one site, see agents/site.ts.
   const agents = createAgentsSite({ sandbox: deps.sandbox, clock: deps.clock, signal, emit, ...(input.steering ? { steering: input.steering } : {}), ...(input.skills ? { skills: input.skills } : {}) });
   const sessionGrants = deps.sessionGrants ?? new SessionGrants();
+  // The model of this run's requests: `input.model`, until a fallback replaces it (once).
+  let model = input.model;
 
   const changed = new Set<string>();
   const unwatch = deps.sandbox.fs.watch((e) => e.paths.forEach((p) => changed.add(p)));
@@ -113,7 +139,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       const { transition } = state;
       let { messages } = state;
       // A retry answers the same turn: the server failed, or the history was compacted to fit.
-      const isRetry = transition?.reason === 'model_retry' || transition?.reason === 'reactive_compact_retry';
+      const isRetry = transition?.reason === 'model_retry' || transition?.reason === 'reactive_compact_retry' || transition?.reason === 'model_fallback';
       if (signal.aborted) return yield* emit.exit('aborted', state, undefined, 'Stopped by the user.');
       if (!isRetry && state.turn >= input.maxTurns) {
         return yield* emit.exit('max_turns', state, undefined, `Reached the limit of ${input.maxTurns} model calls.`);
@@ -141,8 +167,14 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         requestMessages = withUserContent(requestMessages, [back.block]);
         yield u.event;
       }
-      const request: ModelRequest = { model: input.model, max_tokens: input.maxTokens, ...prep.request, messages: requestMessages };
+      const request: ModelRequest = { model, max_tokens: input.maxTokens, ...prep.request, messages: requestMessages };
       if (input.countTokens && deps.model.countTokens && !isRetry) yield emit.stamp(await context.count(request, prep.tokens.projected));
+      // The budget site: stop before a call that would cross the run's dollar ceiling.
+      const over = spend && input.budget ? checkBudget(input.budget, spend.totalUsd(), model, prep.tokens.projected) : null;
+      if (over) {
+        yield emit.stamp(over.event);
+        return yield* emit.exit('max_budget', { ...state, messages, context: prep.nextState }, undefined, over.detail);
+      }
       yield emit.stamp({ type: 'model.request', request, attempt });
 
       // The model call.
@@ -232,6 +264,23 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
           return yield* emit.exit('model_error', { ...state, messages, turn, usage, context: compacted.nextState }, error, why);
         }
         yield emit.stamp({ type: 'model.error', error, attempt });
+        // The fallback site: overloaded past its retries, or a model the API does not know.
+        if (input.fallbackModel && model !== input.fallbackModel && (error.kind === 'overloaded' || error.kind === 'not_found')) {
+          const from = model;
+          model = input.fallbackModel;
+          yield emit.stamp({ type: 'model.fallback', from, to: model, error });
+          state = {
+            ...state,
+            messages,
+            turn,
+            usage,
+            modelRetries: 0,
+            context: prep.nextState,
+            transition: { reason: 'model_fallback', detail: `${from} → ${model} after ${error.kind}` },
+          };
+          yield emit.next('model_fallback', state.transition!.detail);
+          continue;
+        }
         const why = error.retryable ? `gave up after ${state.modelRetries} retries` : 'not retryable';
         return yield* emit.exit('model_error', { ...state, messages, turn, usage, context: prep.nextState }, error, `${error.kind}: ${why}`);
       }
