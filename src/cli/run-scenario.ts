@@ -143,6 +143,9 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(history.length > 0 ? { history, sessionStart: 'resume' as const, ...(conv?.contextState ? { contextState: conv.contextState } : {}) } : {}),
       sessionId,
       cliRules: cliRules(args),
+      prices,
+      ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
+      ...(args.fallbackModel ? { fallbackModel: args.fallbackModel } : {}),
       clock: realClock,
       ids: randomIds,
       signal,
@@ -172,12 +175,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     });
     for (const n of notes) printer.note(n);
     // Claude Code's print-mode flags that shape the run itself.
-    const input = {
-      ...prepared.input,
-      system: systemPromptOf(prepared.input.system, args),
-      ...(args.maxBudgetUsd !== undefined ? { budget: { maxUsd: args.maxBudgetUsd, prices } } : {}),
-      ...(args.fallbackModel ? { fallbackModel: args.fallbackModel } : {}),
-    };
+    const input = { ...prepared.input, system: systemPromptOf(prepared.input.system, args) };
     // With a team, its end comes before the lead's run.end: nobody left running, no copy left unmerged.
     const loop = runPrepared(prepared, input);
     let step = await loop.next();

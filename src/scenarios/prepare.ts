@@ -14,6 +14,7 @@ import type { Prompter } from '../harness/loop/run-tools.ts';
 import type { LoopHooks } from '../harness/loop/hook-site.ts';
 import type { SessionGrants } from '../harness/permissions/session-grants.ts';
 import type { PermissionMode, SourcedRule } from '../harness/permissions/types.ts';
+import { DEFAULT_PRICE_TABLE, type PriceTable } from '../harness/cost/prices.ts';
 import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
 import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
 import type { CustomToolDefinition } from '../harness/tools/custom/definition.ts';
@@ -77,6 +78,12 @@ export type PrepareOptions = {
   mode?: PermissionMode;
   /** Rules from the command line (the CLI scope): never trust-filtered, they are the user's own. */
   cliRules?: SourcedRule[];
+  /** Prices for the budget check (the page's edited table, the runner's `--price-table`); default the built-in table. */
+  prices?: PriceTable;
+  /** A dollar ceiling over the scenario's `maxBudgetUsd` (the page's setting, `--max-budget-usd`). */
+  maxBudgetUsd?: number;
+  /** A fallback model over the scenario's `fallbackModel` (`--fallback-model`). */
+  fallbackModel?: string;
   /** Asks the person about a tool call (the UI's dialog); absent headless. */
   askPermission?: Prompter;
   sessionGrants?: SessionGrants;
@@ -288,6 +295,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...agents.input,
     ...(mcpRun.events.length ? { preludeEvents: mcpRun.events } : {}),
+    ...moneyInput(opts, scenario),
   };
   const deps: LoopDeps = {
     model,
@@ -320,6 +328,16 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     dispose: mcpRun.dispose,
     ...(team ? { team } : {}),
     ...(scenario.settings.team?.endTimeoutMs !== undefined ? { teamEndTimeoutMs: scenario.settings.team.endTimeoutMs } : {}),
+  };
+}
+
+/** The budget and the fallback model: the caller's over the scenario's. */
+function moneyInput(opts: PrepareOptions, scenario: Scenario): Pick<LoopInput, 'budget' | 'fallbackModel'> {
+  const maxUsd = opts.maxBudgetUsd ?? scenario.settings.maxBudgetUsd;
+  const fallbackModel = opts.fallbackModel ?? scenario.settings.fallbackModel;
+  return {
+    ...(maxUsd !== undefined ? { budget: { maxUsd, prices: opts.prices ?? DEFAULT_PRICE_TABLE } } : {}),
+    ...(fallbackModel ? { fallbackModel } : {}),
   };
 }
 

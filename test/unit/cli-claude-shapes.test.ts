@@ -94,7 +94,7 @@ describe('claude -p output shapes', { timeout: 90_000 }, () => {
     for (let i = 1; i < lines.length - 1; i++) {
       const l = lines[i]!;
       if (l.type !== 'assistant') continue;
-      const ids = l.message.content.filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id);
+      const ids = l.message.content.filter((b) => b.type === 'tool_use').map((b) => (b as unknown as { id: string }).id);
       if (ids.length === 0) continue;
       const next = user.parse(lines[i + 1]);
       expect((next.message.content as { tool_use_id?: string }[]).map((b) => b.tool_use_id)).toEqual(ids);
