@@ -72,3 +72,20 @@ export function parseStreamJsonInput(text: string): string[] {
   if (prompts.length === 0) throw new UsageError('--input-format stream-json: stdin held no user message');
   return prompts;
 }
+
+/** `--mcp-config`: each value is a JSON string (starts with `{`) or a file holding one. */
+export async function loadMcpConfigs(values: readonly string[]): Promise<{ text: string; origin: string }[]> {
+  const out: { text: string; origin: string }[] = [];
+  for (const v of values) {
+    if (v.trimStart().startsWith('{')) {
+      out.push({ text: v, origin: '--mcp-config' });
+      continue;
+    }
+    try {
+      out.push({ text: await readFile(v, 'utf8'), origin: v });
+    } catch (e) {
+      throw new UsageError(`cannot read the --mcp-config file ${v}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return out;
+}

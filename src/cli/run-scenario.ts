@@ -25,7 +25,7 @@ import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { Printer, type Out } from './output.ts';
 import { modelAliasesFromEnv } from '../harness/agents/subagents/model-alias.ts';
-import { cliRules, loadPriceTable, parseStreamJsonInput, systemPromptOf, UsageError } from './run-options.ts';
+import { cliRules, loadMcpConfigs, loadPriceTable, parseStreamJsonInput, systemPromptOf, UsageError } from './run-options.ts';
 import { latestSessionId, loadSession, saveSession } from './session-files.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
@@ -162,7 +162,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL.
-      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector() },
+      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector(), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
     });
     for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     disposeRun = prepared.dispose;

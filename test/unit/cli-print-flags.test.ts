@@ -136,6 +136,22 @@ describe('claude -p flags', { timeout: 90_000 }, () => {
     expect(posts(before).length).toBeGreaterThan(0);
   });
 
+  it('--mcp-config adds the user\'s own servers (no approval needed); the init line lists them, their tools work', async () => {
+    const dir = folder();
+    const source = "server.name = 'calc'; server.version = '1.0.0'; server.tool({ name: 'add', description: 'a + b', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }, ({ a, b }) => `${a} + ${b} = ${a + b}`);";
+    const config = JSON.stringify({ mcpServers: { calc: { type: 'in-page', source } } });
+    server.setTurns([{ content: [{ type: 'tool_use', name: 'mcp__calc__add', input: { a: 2, b: 3 } }] }, say('five')]);
+    const r = await runCli(['--dir', dir, '-p', 'add', '--mcp-config', config, '--allowedTools', 'mcp__calc', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; mcp_servers?: unknown; tools?: string[]; message?: { content: unknown } });
+    expect(lines[0]).toMatchObject({ type: 'system', mcp_servers: [{ name: 'calc', status: 'connected' }] });
+    expect(lines[0]!.tools).toContain('mcp__calc__add');
+    expect(JSON.stringify(lines.filter((l) => l.type === 'user'))).toContain('2 + 3 = 5');
+    const missing = await runCli(['--dir', dir, '-p', 'x', '--mcp-config', join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read the --mcp-config file/);
+  });
+
   it('--fallback-model: a model the API does not know switches to the fallback, visibly', async () => {
     const dir = folder();
     const turns = (req: RecordedRequest): ScriptedTurn =>
