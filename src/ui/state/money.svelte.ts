@@ -18,7 +18,7 @@ export class MoneySettings {
 
   /** `storage`: the page's localStorage; none (Node tests): the defaults, kept in memory. */
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = typeof localStorage === 'undefined' ? null : localStorage) {
-    let raw: string | null = null;
+    let raw: string | null;
     try {
       raw = storage?.getItem(STORE) ?? null;
     } catch {
