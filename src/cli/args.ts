@@ -4,7 +4,8 @@
  */
 import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/index.ts';
 
-export type OutputFormat = 'text' | 'json' | 'stream-json';
+export type OutputFormat = 'text' | 'json' | 'stream-json' | 'trace';
+export type InputFormat = 'text' | 'stream-json';
 
 export type CliArgs = {
   /** Built-in scenario ids or paths to scenario files (v0 or v1). */
@@ -27,6 +28,25 @@ export type CliArgs = {
   /** Messages queued as if typed while the agent works (see `parseSteerFile`). */
   steerFile?: string;
   help: boolean;
+  // Claude Code's print-mode flags (see `claude --help`).
+  /** `--resume ID`: continue that saved headless session of this folder. */
+  resume?: string;
+  /** `--continue`: continue the most recent saved headless session of this folder. */
+  continue: boolean;
+  /** `--allowedTools` / `--disallowedTools`: permission rules of the CLI scope, in Claude Code's syntax. */
+  allowedTools: string[];
+  disallowedTools: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  inputFormat: InputFormat;
+  /** `--mcp-config`: files or JSON strings with `mcpServers`, added to the folder's `.mcp.json`. */
+  mcpConfigs: string[];
+  maxBudgetUsd?: number;
+  fallbackModel?: string;
+  /** A price table JSON file over the built-in one (`src/harness/cost/prices.ts`). */
+  priceTable?: string;
+  /** `--no-session-persistence`: do not save this folder session to disk. */
+  noSessionPersistence: boolean;
 };
 
 /** What the process exit code means (also printed by `--help`). */
@@ -45,10 +65,46 @@ export const EXIT = {
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; problem: string };
 
-const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'trace'];
+
+/**
+ * A tool list as Claude Code takes it: comma- or space-separated, and a rule's parentheses kept
+ * whole (`"Bash(git log:*) Read"`, `Bash(npm test),Edit`).
+ */
+export function splitToolList(v: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let depth = 0;
+  for (const ch of v) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
 
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  const args: CliArgs = { targets: [], all: false, writeBack: false, format: 'text', quiet: false, verbose: false, live: false, trust: false, help: false };
+  const args: CliArgs = {
+    targets: [],
+    all: false,
+    writeBack: false,
+    format: 'text',
+    quiet: false,
+    verbose: false,
+    live: false,
+    trust: false,
+    help: false,
+    continue: false,
+    allowedTools: [],
+    disallowedTools: [],
+    inputFormat: 'text',
+    mcpConfigs: [],
+    noSessionPersistence: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string | null => {
@@ -129,17 +185,87 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         args.format = v as OutputFormat;
         break;
       }
+      case '-r':
+      case '--resume': {
+        const v = value();
+        if (v === null) return { ok: false, problem: `${flag} needs a session id (the session_id of an earlier run's json output)` };
+        args.resume = v;
+        break;
+      }
+      case '--no-session-persistence':
+        args.noSessionPersistence = true;
+        break;
+      case '-c':
+      case '--continue':
+        args.continue = true;
+        break;
+      case '--allowedTools':
+      case '--allowed-tools':
+      case '--disallowedTools':
+      case '--disallowed-tools': {
+        const v = value();
+        if (v === null) return { ok: false, problem: `${flag} needs a list of tools or rules, e.g. ${flag} "Bash(git log:*) Read"` };
+        (flag.startsWith('--allowed') ? args.allowedTools : args.disallowedTools).push(...splitToolList(v));
+        break;
+      }
+      case '--system-prompt':
+      case '--append-system-prompt': {
+        const v = value();
+        if (v === null) return { ok: false, problem: `${flag} needs the text` };
+        if (flag === '--system-prompt') args.systemPrompt = v;
+        else args.appendSystemPrompt = v;
+        break;
+      }
+      case '--input-format': {
+        const v = value();
+        if (v !== 'text' && v !== 'stream-json') return { ok: false, problem: '--input-format is one of text, stream-json' };
+        args.inputFormat = v;
+        break;
+      }
+      case '--mcp-config': {
+        const v = value();
+        if (v === null) return { ok: false, problem: '--mcp-config needs a JSON file or a JSON string with "mcpServers"' };
+        args.mcpConfigs.push(v);
+        break;
+      }
+      case '--max-budget-usd': {
+        const v = value();
+        const n = v === null ? NaN : Number(v);
+        if (!Number.isFinite(n) || n <= 0) return { ok: false, problem: '--max-budget-usd needs an amount of dollars above 0, e.g. --max-budget-usd 0.50' };
+        args.maxBudgetUsd = n;
+        break;
+      }
+      case '--fallback-model': {
+        const v = value();
+        if (v === null) return { ok: false, problem: '--fallback-model needs a model id' };
+        args.fallbackModel = v;
+        break;
+      }
+      case '--price-table': {
+        const v = value();
+        if (v === null) return { ok: false, problem: '--price-table needs a JSON file (see --help)' };
+        args.priceTable = v;
+        break;
+      }
       default:
         if (a.startsWith('-')) return { ok: false, problem: `unknown option ${a}` };
         args.targets.push(a);
     }
   }
   if (args.help) return { ok: true, args };
+  if (args.inputFormat === 'stream-json') {
+    // As Claude Code: messages on stdin need the stream-json output to answer each one.
+    if (args.format !== 'stream-json') return { ok: false, problem: '--input-format stream-json needs --output-format stream-json' };
+    if (args.prompt !== undefined) return { ok: false, problem: '--input-format stream-json reads the prompts from stdin; leave out -p' };
+    if (args.targets.length === 0 && !args.all && !args.dir) args.dir = '.';
+  }
+  if (args.resume !== undefined && args.continue) return { ok: false, problem: '--resume and --continue both pick a session: use one' };
+  if ((args.resume !== undefined || args.continue) && (args.targets.length > 0 || args.all)) return { ok: false, problem: `${args.continue ? '--continue' : '--resume'} continues a folder session (-p "…" on --dir PATH or the current folder), not a scenario` };
   // `-p "…"` alone works on the current folder, as `claude -p` does (read only, unless --write-back).
   if (args.prompt !== undefined && !args.dir && !args.all && args.targets.length === 0) args.dir = '.';
   if (args.writeBack && !args.dir) return { ok: false, problem: '--write-back only applies with --dir' };
   if (args.dir && (args.targets.length > 0 || args.all)) return { ok: false, problem: '--dir runs a prompt on a folder; it does not take a scenario as well' };
-  if (args.dir && !args.prompt) return { ok: false, problem: '--dir needs a task: add -p "what to do"' };
+  if (args.dir && !args.prompt && args.inputFormat !== 'stream-json') return { ok: false, problem: '--dir needs a task: add -p "what to do"' };
   if (!args.dir && !args.all && args.targets.length === 0) return { ok: false, problem: 'name a scenario, pass --all, or give --dir PATH -p "prompt"' };
   if (args.prompt !== undefined && args.targets.length > 1) return { ok: false, problem: '-p overrides the prompt of one scenario; name only one' };
   return { ok: true, args };
@@ -165,9 +291,34 @@ Options
                             (off by default: the folder is never touched without it)
   --output-format FORMAT    text (default): the answer on stdout; on stderr one short line per
                             tool call, denial and error
-                            json: one result object (usage, turns, reason, cost) on stdout
-                            stream-json: every trace event as one JSON line
-  -v, --verbose             text: also allowed decisions, hooks, transitions and usage per call
+                            json: one result object (Claude Code's: subtype, is_error, result,
+                            session_id, total_cost_usd, usage, modelUsage, …; then ours: reason,
+                            cost by agent and by tool call)
+                            stream-json: Claude Code's messages (system init, assistant, user),
+                            one JSON line each, then the result
+                            trace: every trace event of ours as one JSON line, then the result
+  -v, --verbose             text: also allowed decisions, hooks, transitions, usage and cost
+                            per call, and a /cost-like summary at the end
+  --input-format FORMAT     text (default), or stream-json: user messages on stdin, one JSON line
+                            each ({"type":"user","message":{"role":"user","content":…}}), each
+                            answered in turn (needs --output-format stream-json)
+  -r, --resume ID           continue a saved session of this folder (its session_id)
+  -c, --continue            continue this folder's most recent session
+  --no-session-persistence  do not save this folder run as a session
+  --allowedTools LIST       allow rules of the CLI scope, Claude Code syntax, comma or space
+                            separated: "Bash(git log:*) Read" (also --allowed-tools)
+  --disallowedTools LIST    deny rules of the CLI scope; a bare name hides the tool
+  --system-prompt TEXT      replace the system prompt
+  --append-system-prompt T  add to the end of the system prompt
+  --mcp-config FILE|JSON    MCP servers ({"mcpServers": …}) over the folder's .mcp.json; stdio
+                            servers start as processes (repeatable)
+  --max-budget-usd AMOUNT   stop before the model call that would cross AMOUNT dollars (the next
+                            call's input tokens at the uncached price are its estimate)
+  --fallback-model ID       when the model stays overloaded (529) after its retries or is not
+                            found (404), switch to ID and go on
+  --price-table FILE        prices per model over the built-in table ({date, source, fallback,
+                            models: {ID or family: {input, cacheWrite5m, cacheWrite1h,
+                            cacheRead, output}}}, dollars per million tokens)
   --live                    use the Anthropic API even for a scripted scenario
   --model ID                model id for a live run (default claude-sonnet-5-5)
   --max-turns N             stop after N model calls
@@ -184,10 +335,12 @@ Options
 Environment
   ANTHROPIC_API_KEY         needed for live runs (--dir, --live, scenarios with a live model)
   ANTHROPIC_BASE_URL        another Messages-compatible endpoint (a proxy, a local fake)
+  HARNESS_PLAYGROUND_CONFIG_DIR  where sessions are saved (default ~/.harness-playground):
+                            projects/<folder path with / as ->/<session id>.jsonl
 
 Exit codes
   ${EXIT.ok}    every run completed
-  ${EXIT.runFailed}    a run ended otherwise (model error, max turns, stopped by a hook)
+  ${EXIT.runFailed}    a run ended otherwise (model error, max turns, budget, stopped by a hook)
   ${EXIT.usage}    bad command line or input file; nothing ran
   ${EXIT.refusal}    the model declined (refusal); the API's explanation is on stderr
   ${EXIT.interrupted}  stopped with Ctrl-C

@@ -1,42 +1,75 @@
 /**
- * What the headless runner prints, in the three formats `claude -p` has:
+ * What the headless runner prints, in `claude -p`'s three formats and one of our own:
  * - `text`: the assistant's final answer on stdout; on stderr one short line per tool call,
  *   denial, error and note (so `> answer.txt` captures only the answer). Allowed decisions,
- *   hooks, transitions and per-call usage only with `--verbose`;
- * - `json`: one result object on stdout when the run ends (usage, turns, reason, cost fields);
- * - `stream-json`: every TraceEvent as one JSON line as it happens, then the result object.
+ *   hooks, transitions, per-call usage and cost, and a `/cost`-like summary only with `--verbose`;
+ * - `json`: one result object on stdout when the run ends (Claude Code's fields, then ours);
+ * - `stream-json`: Claude Code's message stream (`cc-messages.ts`), then the result object;
+ * - `trace`: every TraceEvent as one JSON line as it happens, then the result object.
  * A printer never throws and never prints the API key (the loop's events carry none).
  */
 import { hookRunLabel } from '../harness/hooks/index.ts';
 import type { Message, Usage } from '../harness/messages.ts';
-import type { RunResult, TraceEvent } from '../harness/index.ts';
+import type { ExitReason, RunResult, TraceEvent } from '../harness/index.ts';
+import { CostLedger, costSummaryLines, formatUsd, type CostReport, type PriceTable } from '../harness/cost/index.ts';
 import type { OutputFormat } from './args.ts';
+import { ClaudeMessageStream, type InitInfo } from './cc-messages.ts';
 
 export type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
 
+/** Claude Code's result subtypes (SDKResultMessage). */
+export type ResultSubtype = 'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error_during_execution';
+
+export function resultSubtype(reason: ExitReason): ResultSubtype {
+  if (reason === 'completed') return 'success';
+  if (reason === 'max_turns') return 'error_max_turns';
+  if (reason === 'max_budget') return 'error_max_budget_usd';
+  return 'error_during_execution';
+}
+
+export type ModelUsageEntry = { inputTokens: number; outputTokens: number; cacheReadInputTokens: number; cacheCreationInputTokens: number; webSearchRequests: number; costUSD: number };
+
 export type ResultObject = {
+  // Claude Code's result message, field by field.
   type: 'result';
-  subtype: 'success' | RunResult['reason'];
+  subtype: ResultSubtype;
   is_error: boolean;
-  /** The assistant's final text. */
-  result: string;
-  scenario: string;
-  num_turns: number;
   duration_ms: number;
   /** Time spent waiting for the model (sum over responses). */
   duration_api_ms: number;
+  num_turns: number;
+  /** The assistant's final text. */
+  result: string;
+  session_id: string;
+  total_cost_usd: number;
   usage: Usage;
+  modelUsage: Record<string, ModelUsageEntry>;
+  permission_denials: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
+  uuid: string;
+  // Ours.
+  /** How the run ended, in the harness's words (`subtype` folds several into error_during_execution). */
+  reason: ExitReason;
+  scenario: string;
   cost: {
     /** uncached + 1.25 × cache writes + 0.1 × cache reads: input priced in base-input tokens. */
     weighted_input_tokens: number;
     output_tokens: number;
     /** Share of input read from the prompt cache. */
     cache_hit_rate: number;
+    /** One line per agent; a parent's `usd_total` includes its subagents and teammates. */
+    by_agent: { agent_id: string; label: string; parent?: string; model: string; requests: number; usd_own: number; usd_total: number }[];
+    /** Each tool call's share: its result's part of the request that carried it back. */
+    by_tool_call: { tool_use_id: string; name: string; agent_id: string; usd: number }[];
+    prices: { date: string; source: string };
+    /** Models the price table does not name (priced with its fallback row). */
+    assumed_models: string[];
   };
   error?: { kind: string; message: string };
   notes?: string[];
   write_back?: { written: string[]; deleted: string[] };
 };
+
+export type PrinterOptions = { verbose?: boolean; sessionId: string; prices: PriceTable; init: InitInfo; uuid: () => string };
 
 /** The text of the last assistant message (its text blocks, joined). */
 export function finalText(messages: readonly Message[]): string {
@@ -75,45 +108,81 @@ export function describeInput(input: unknown): string {
 export class Printer {
   private apiMs = 0;
   private readonly started = Date.now();
+  private readonly ledger: CostLedger;
+  private readonly stream: ClaudeMessageStream;
+  private readonly inputs = new Map<string, unknown>();
+  private readonly denials: ResultObject['permission_denials'] = [];
   constructor(
     private readonly format: OutputFormat,
     private readonly out: Out,
-    private readonly verbose = false,
-  ) {}
+    private readonly opts: PrinterOptions,
+  ) {
+    this.ledger = new CostLedger(opts.prices);
+    this.stream = new ClaudeMessageStream(opts.sessionId, opts.init, opts.uuid);
+  }
 
   note(line: string): void {
     if (this.format === 'text') this.out.stderr(`note: ${line}\n`);
   }
 
+  /** Dollars spent so far (every agent). */
+  costUsd(): number {
+    return this.ledger.totalUsd();
+  }
+
   event(e: TraceEvent): void {
     if (e.type === 'model.response') this.apiMs += e.ms;
-    if (this.format === 'stream-json') {
+    if (e.type === 'tool.proposed') this.inputs.set(e.toolUseId, e.input);
+    if (e.type === 'permission.decision' && e.decision === 'deny') this.denials.push({ tool_name: e.name, tool_use_id: e.toolUseId, tool_input: this.inputs.get(e.toolUseId) ?? null });
+    const priced = this.ledger.add(e);
+    if (this.format === 'trace') {
       this.out.stdout(JSON.stringify(e) + '\n');
       return;
     }
+    if (this.format === 'stream-json') {
+      for (const line of this.stream.event(e)) this.out.stdout(JSON.stringify(line) + '\n');
+      return;
+    }
     if (this.format !== 'text') return;
-    const line = this.verbose ? verboseLine(e) ?? textLine(e) : textLine(e);
+    let line = this.opts.verbose ? (verboseLine(e) ?? textLine(e)) : textLine(e);
+    if (line && priced && this.opts.verbose) line += ` · ${formatUsd(priced.cost.total)}${e.agentId !== 'main' ? ` (${e.agentId})` : ''}`;
     if (line) this.out.stderr(line + '\n');
   }
 
-  /** The end of one run: the answer (text), or the result object (json, stream-json). */
+  /** The money of the run so far (for the summary and the result object). */
+  costReport(): CostReport {
+    return this.ledger.report();
+  }
+
+  /** The end of one run: the answer (text), or the result object (json, stream-json, trace). */
   finish(scenario: string, r: RunResult, extra: { notes?: string[]; writeBack?: ResultObject['write_back'] } = {}): ResultObject {
     const u = r.usage;
     const input = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+    const report = this.ledger.report();
     const obj: ResultObject = {
       type: 'result',
-      subtype: r.reason === 'completed' ? 'success' : r.reason,
+      subtype: resultSubtype(r.reason),
       is_error: r.reason !== 'completed',
-      result: finalText(r.messages),
-      scenario,
-      num_turns: r.turns,
       duration_ms: Date.now() - this.started,
       duration_api_ms: this.apiMs,
+      num_turns: r.turns,
+      result: finalText(r.messages),
+      session_id: this.opts.sessionId,
+      total_cost_usd: roundUsd(report.totalUsd),
       usage: u,
+      modelUsage: modelUsageOf(report),
+      permission_denials: this.denials,
+      uuid: this.opts.uuid(),
+      reason: r.reason,
+      scenario,
       cost: {
         weighted_input_tokens: Math.round(weightedInput(u) * 10) / 10,
         output_tokens: u.output_tokens,
         cache_hit_rate: input === 0 ? 0 : Math.round(((u.cache_read_input_tokens ?? 0) / input) * 1000) / 1000,
+        by_agent: report.agents.map((a) => ({ agent_id: a.agentId, label: a.label, ...(a.parentAgentId ? { parent: a.parentAgentId } : {}), model: a.model, requests: a.requests, usd_own: roundUsd(a.ownUsd), usd_total: roundUsd(a.totalUsd) })),
+        by_tool_call: report.toolCalls.map((t) => ({ tool_use_id: t.toolUseId, name: t.name, agent_id: t.agentId, usd: roundUsd(t.usd) })),
+        prices: report.prices,
+        assumed_models: report.assumedModels,
       },
       ...(r.error ? { error: { kind: r.error.kind, message: r.error.message } } : {}),
       ...(extra.notes && extra.notes.length > 0 ? { notes: extra.notes } : {}),
@@ -126,11 +195,28 @@ export class Printer {
         const { written, deleted } = extra.writeBack;
         this.out.stderr(`write-back: ${written.length} file(s) written${written.length ? ` (${written.join(', ')})` : ''}, ${deleted.length} deleted${deleted.length ? ` (${deleted.join(', ')})` : ''}\n`);
       }
+      if (this.opts.verbose) for (const l of costSummaryLines(report, { apiMs: this.apiMs, wallMs: obj.duration_ms })) this.out.stderr(l + '\n');
     } else {
       this.out.stdout(JSON.stringify(obj) + '\n');
     }
     return obj;
   }
+}
+
+/** Dollars to a millionth of a cent's precision, so JSON stays readable. */
+const roundUsd = (usd: number) => Math.round(usd * 1e8) / 1e8;
+
+function modelUsageOf(report: CostReport): Record<string, ModelUsageEntry> {
+  const out: Record<string, ModelUsageEntry> = {};
+  for (const r of report.requests) {
+    const m = (out[r.model] ??= { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, webSearchRequests: 0, costUSD: 0 });
+    m.inputTokens += r.usage.input_tokens;
+    m.outputTokens += r.usage.output_tokens;
+    m.cacheReadInputTokens += r.usage.cache_read_input_tokens ?? 0;
+    m.cacheCreationInputTokens += r.usage.cache_creation_input_tokens ?? 0;
+    m.costUSD = roundUsd(m.costUSD + r.cost.total);
+  }
+  return out;
 }
 
 /**
@@ -148,6 +234,10 @@ export function textLine(e: TraceEvent): string | null {
       return e.isError ? `  ✗ ${clip(e.content, 120)}` : null;
     case 'replay.diverged':
       return `  ≠ replay diverged: ${e.name} (turn ${e.recordedTurn} of the recording) recorded ${e.expected.isError ? 'an error' : 'ok'} “${clip(e.expected.content, 50)}”, here ${e.actual.isError ? 'an error' : 'ok'} “${clip(e.actual.content, 50)}”`;
+    case 'model.fallback':
+      return `fallback: ${e.from} → ${e.to} (${e.error.kind})`;
+    case 'budget.exceeded':
+      return `budget: spent ${formatUsd(e.spentUsd)} of ${formatUsd(e.maxUsd)}; the next call (≥ ${formatUsd(e.nextEstimateUsd)}) would cross it — stopping`;
     case 'model.error':
       return e.retryInMs !== undefined ? `retrying in ${Math.round(e.retryInMs / 100) / 10} s: ${clip(e.error.message, 120)}` : null;
     // A server that cannot be used, and tools left out, say why (a failed call is its tool.result line).

@@ -10,9 +10,13 @@
  * library only for `--all` / `--help` (a named built-in is loaded and validated alone); the bundled build
  * (`dist-cli/harness.mjs`, see `build-cli.mjs`) then starts without compiling anything.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { RunResult } from '../harness/index.ts';
+import type { Message, RunResult, TraceEvent } from '../harness/index.ts';
+import type { ContextState } from '../harness/context/index.ts';
+import type { SessionLogEvent } from '../harness/session/index.ts';
+import type { PriceTable } from '../harness/cost/index.ts';
 import type { ModelClient } from '../harness/ports.ts';
 import type { Scenario } from '../scenarios/schema.ts';
 import type { ScriptedSteer } from '../harness/agents/index.ts';
@@ -22,10 +26,11 @@ import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspac
 import { Printer, type Out } from './output.ts';
 import { createCliSandbox } from './cli-sandbox.ts';
 import { modelAliasesFromEnv } from '../harness/agents/index.ts';
+import { cliRules, loadMcpConfigs, loadPriceTable, parseStreamJsonInput, systemPromptOf, UsageError } from './run-options.ts';
+import { latestSessionId, loadSession, saveSession } from './session-files.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
-class UsageError extends Error {}
 /** Ctrl-C came before the run's loop started: nothing ran, nothing is written back. */
 class StoppedBeforeRun extends Error {}
 
@@ -75,7 +80,8 @@ async function dirScenario(dir: LoadedDir, args: CliArgs): Promise<Scenario> {
   const parsed = parseScenario({
     id: /^[a-z0-9]/.test(id) ? id : `dir-${id}`,
     title: `Folder ${dir.root}`,
-    prompt: args.prompt,
+    // With --input-format stream-json the prompts come from stdin, one run each.
+    prompt: args.prompt ?? 'the prompt comes from stdin',
     files: dir.files,
     model: { kind: 'anthropic', model: args.model ?? DEFAULT_LIVE_MODEL },
     settings: { maxTurns: args.maxTurns ?? 50 },
@@ -115,15 +121,17 @@ async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
   out.stderr(`${scenario.id}: untrusted (pass --trust to turn these on):\n${carrierLines(carriers).map((l) => `  ${l}\n`).join('')}`);
 }
 
-async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[]): Promise<RunResult> {
+/** A folder run's conversation: its session id and what earlier runs left (`--resume`, `--continue`, stdin messages). */
+type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[] };
+
+async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, conv?: Conversation): Promise<RunResult> {
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? await liveModel() : undefined;
   const { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } = await engine();
   const sandbox = await createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
-  const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, args.verbose);
+  const sessionId = conv?.id ?? randomUUID();
   const notes = plan.dir?.notes ?? [];
-  for (const n of notes) printer.note(n);
   if (!plan.trusted) await untrustedNote(scenario, out);
   let disposeRun = async () => {};
   try {
@@ -131,12 +139,24 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     // A folder's .claude/settings.json and settings.local.json are in the sandbox: prepareRun reads them
     // there at run start (and reports them in a settings.read event), as for any scenario.
     const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
+    const history = conv?.history ?? [];
+    // prepareRun seeds the files only for a new conversation (the page keeps its sandbox); a
+    // continued headless one starts from the folder as it is on disk now, as Claude Code does.
+    if (history.length > 0) for (const [path, content] of Object.entries(scenario.files)) await sandbox.fs.writeFile(`${sandbox.workdir}/${path}`, content);
     const prepared = await prepareRun({
       scenario: withTurns,
       sandbox,
       ...(model ? { model } : {}),
       ...(live ? { modelId: modelId ?? DEFAULT_LIVE_MODEL } : {}),
       ...(args.prompt !== undefined && !plan.dir ? { prompt: args.prompt } : {}),
+      ...(conv?.prompt !== undefined ? { prompt: conv.prompt } : {}),
+      // A continued conversation: its history, its context state, SessionStart `resume`.
+      ...(history.length > 0 ? { history, sessionStart: 'resume' as const, ...(conv?.contextState ? { contextState: conv.contextState } : {}) } : {}),
+      sessionId,
+      cliRules: cliRules(args),
+      prices,
+      ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
+      ...(args.fallbackModel ? { fallbackModel: args.fallbackModel } : {}),
       clock: realClock,
       ids: randomIds,
       signal,
@@ -155,21 +175,34 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL.
-      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector() },
+      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector(), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
     });
     for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     disposeRun = prepared.dispose;
     // Preparing a big folder takes a while; a Ctrl-C meanwhile ends it here, before any model call.
     if (signal.aborted) throw new StoppedBeforeRun();
+    const printer = new Printer(args.quiet ? 'json' : args.format, args.quiet ? { stdout: () => {}, stderr: out.stderr } : out, {
+      verbose: args.verbose,
+      sessionId,
+      prices,
+      uuid: randomUUID,
+      init: { cwd: plan.dir ? resolve(plan.dir.root) : process.cwd(), permissionMode: prepared.input.permissions?.mode ?? 'default', apiKeySource: live ? 'ANTHROPIC_API_KEY' : 'none' },
+    });
+    for (const n of notes) printer.note(n);
+    // Claude Code's print-mode flags that shape the run itself.
+    const input = { ...prepared.input, system: systemPromptOf(prepared.input.system, args) };
     // With a team, its end comes before the lead's run.end: nobody left running, no copy left unmerged.
-    const loop = runPrepared(prepared);
+    const loop = runPrepared(prepared, input);
     let step = await loop.next();
     let events = 0;
     let refusal: string | undefined;
+    const runEvents: TraceEvent[] = [];
     while (!step.done) {
       events++;
       if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
+      if (step.value.type === 'model.fallback') out.stderr(`${scenario.id}: ${step.value.from} ${step.value.error.kind === 'not_found' ? 'was not found' : 'stayed overloaded'}; switched to the fallback model ${step.value.to}\n`);
       printer.event(step.value);
+      runEvents.push(step.value);
       step = await loop.next();
     }
     let result = step.value;
@@ -177,6 +210,13 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     for (const p of problems) out.stderr(`${scenario.id}: transcript problem: ${p}\n`);
     if (problems.length > 0) result = { ...result, reason: 'model_error' };
     if (refusal) out.stderr(`${scenario.id}: ${refusal}\n`);
+    if (plan.dir && conv) {
+      // The session goes on disk after every run, as Claude Code's transcript does.
+      conv.log.push(...runEvents, { type: 'session.run_result', ts: Date.now(), reason: result.reason, turns: result.turns, usage: result.usage, messageCount: result.messages.length, contextState: result.contextState });
+      conv.history = result.messages;
+      conv.contextState = result.contextState;
+      if (!args.noSessionPersistence) await saveSession(plan.dir.root, conv.id, conv.log, process.env.ANTHROPIC_API_KEY ? [process.env.ANTHROPIC_API_KEY] : []);
+    }
     // A stopped run leaves the folder as it was: its changes stay in the transcript only.
     if (plan.dir && args.writeBack && signal.aborted) out.stderr(`${scenario.id}: stopped with Ctrl-C: nothing written back to ${plan.dir.root}\n`);
     const wb = plan.dir && args.writeBack && !signal.aborted ? await writeBack(plan.dir, await sandboxFiles(sandbox)) : undefined;
@@ -239,6 +279,22 @@ async function plans(args: CliArgs): Promise<RunPlan[]> {
   return out;
 }
 
+/** A folder's conversation: a new session, or the one `--resume ID` / `--continue` names. */
+async function conversation(root: string, args: CliArgs): Promise<Conversation> {
+  const id = args.resume ?? (args.continue ? await latestSessionId(root) : null);
+  if (args.continue && !id) throw new UsageError(`--continue: no saved session for ${resolve(root)} yet (run once with -p first)`);
+  if (!id) return { id: randomUUID(), history: [], contextState: null, log: [] };
+  const loaded = await loadSession(root, id);
+  if (!loaded.ok) throw new UsageError(loaded.problem);
+  return { id, history: loaded.session.messages, contextState: loaded.session.contextState, log: loaded.session.log };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Runs the command line; resolves to the exit code. Exported for tests. */
 export async function main(argv: readonly string[], out: Out): Promise<number> {
   // `golden <scenario>`: re-run its golden cases (see golden.ts).
@@ -275,17 +331,26 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     if (args.dir && args.verbose) out.stderr(`· reading the folder ${args.dir}\n`);
     const list = await plans(args);
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
+    const prices = await loadPriceTable(args.priceTable);
+    cliRules(args); // a bad rule is a usage error before anything runs
+    const conv = list[0]?.dir ? await conversation(list[0].dir.root, args) : undefined;
+    // Each stdin message is one run of the same conversation; otherwise one run per plan.
+    const prompts = args.inputFormat === 'stream-json' ? parseStreamJsonInput(await readStdin()) : [undefined];
     const reasons: string[] = [];
     let aborted = false;
     for (const plan of list) {
-      if (controller.signal.aborted) return reasons.length === 0 ? stoppedBeforeRun() : EXIT.interrupted;
-      // One signal per run: listeners a run leaves on it (tools, hooks, sleeps) go with the run.
-      const run = new AbortController();
-      const relay = () => run.abort();
-      controller.signal.addEventListener('abort', relay, { once: true });
-      const r = await runOne(plan, args, out, run.signal, steers).finally(() => controller.signal.removeEventListener('abort', relay));
-      if (r.reason === 'aborted' || controller.signal.aborted) aborted = true;
-      reasons.push(r.reason);
+      for (const prompt of prompts) {
+        if (controller.signal.aborted) return reasons.length === 0 ? stoppedBeforeRun() : EXIT.interrupted;
+        // One signal per run: listeners a run leaves on it (tools, hooks, sleeps) go with the run.
+        const run = new AbortController();
+        const relay = () => run.abort();
+        controller.signal.addEventListener('abort', relay, { once: true });
+        if (conv) conv.prompt = prompt ?? args.prompt;
+        const r = await runOne(plan, args, out, run.signal, steers, prices, conv).finally(() => controller.signal.removeEventListener('abort', relay));
+        if (r.reason === 'aborted' || controller.signal.aborted) aborted = true;
+        reasons.push(r.reason);
+        if (aborted) break;
+      }
       if (aborted) break;
     }
     const failed = reasons.filter((r) => r !== 'completed').length;

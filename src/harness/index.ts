@@ -31,3 +31,4 @@ export * as workspace from './workspace/index.ts';
 export * as mcp from './mcp/index.ts';
 export { withUserContent } from './loop/history.ts';
 export { serverWaitNote } from './loop/retry-policy.ts';
+export * as cost from './cost/index.ts';

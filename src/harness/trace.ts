@@ -28,7 +28,9 @@ export type ContinueReason =
   | 'reactive_compact_retry'
   // agents: the model stopped while something was waiting for it (src/harness/agents/)
   | 'steering_message'
-  | 'background_notification';
+  | 'background_notification'
+  /** The model was overloaded or not found: the run switched to its fallback model (`model.fallback`). */
+  | 'model_fallback';
 
 export type ExitReason =
   | 'completed'
@@ -39,7 +41,9 @@ export type ExitReason =
   /** A UserPromptSubmit hook blocked the prompt; it never reached the model. */
   | 'prompt_blocked'
   /** A hook answered `continue: false`. */
-  | 'hook_stopped';
+  | 'hook_stopped'
+  /** The next model call would have crossed the run's dollar ceiling (`budget.exceeded`). */
+  | 'max_budget';
 
 export type TransitionReason = ContinueReason | ExitReason;
 
@@ -410,6 +414,29 @@ type EventBody =
       toolUses: number;
       ms: number;
       finalText: string;
+    }
+  // money (see src/harness/cost/README.md)
+  | {
+      /**
+       * The model failed in a way another model may not (overloaded after the retry budget, or not
+       * found): the run goes on with the fallback, as Claude Code's `--fallback-model`.
+       */
+      type: 'model.fallback';
+      from: string;
+      to: string;
+      error: ModelError;
+    }
+  | {
+      /**
+       * The run's dollar ceiling: spent so far plus the next call's estimate (its input tokens at
+       * the uncached rate) would cross it, so the run stops before making the call.
+       */
+      type: 'budget.exceeded';
+      maxUsd: number;
+      spentUsd: number;
+      nextEstimateUsd: number;
+      nextInputTokens: number;
+      model: string;
     };
 
 /** One settings file a run looked for in the sandbox at start (`settings.read`). */

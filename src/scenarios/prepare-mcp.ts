@@ -21,6 +21,11 @@ export type PrepareMcpOptions = {
   userApproved?: ReadonlySet<string>;
   /** The document's trust key: approvals count only for the document they were given in. */
   document?: string;
+  /**
+   * Configs the user gave on the command line (`--mcp-config`, `.mcp.json`'s shape): the user's
+   * own, so their servers need no approval (user scope), beside the project's.
+   */
+  cliConfigs?: readonly { text: string; origin: string }[];
 };
 
 export type PreparedMcp = { tools: AnyTool[]; events: TraceEventBody[]; dispose: () => Promise<void> };
@@ -32,7 +37,7 @@ export async function prepareMcp(
   ctx: { scenario: Scenario; sandbox: Sandbox; trusted: boolean; settingsScopes: readonly ScopedSettings[]; now: () => number; signal?: AbortSignal },
 ): Promise<PreparedMcp> {
   const hasProjectFile = (await ctx.sandbox.fs.stat(`${ctx.sandbox.workdir}/${mcp.MCP_JSON}`).catch(() => null)) !== null;
-  if (!opts?.registry && !hasProjectFile) return NOTHING;
+  if (!opts?.registry && !hasProjectFile && !opts?.cliConfigs?.length) return NOTHING;
   const own = !opts?.registry;
   const registry = opts?.registry ?? new mcp.McpRegistry(opts?.connector ?? null, ctx.now);
   const settings = mcp.mergeApprovalSettings([
@@ -48,10 +53,26 @@ export async function prepareMcp(
     ...(opts?.userApproved ? { userApproved: opts.userApproved } : {}),
     ...(opts?.document !== undefined ? { document: opts.document } : {}),
   });
+  for (const c of opts?.cliConfigs ?? []) configEvents.push(...cliServers(registry, c));
   await registry.connectAll(ctx.signal);
   return {
     tools: registry.tools(),
     events: [...configEvents, ...registry.drainEvents()],
     dispose: own ? () => registry.closeAll() : async () => {},
   };
+}
+
+/** `--mcp-config` servers into the registry (user scope); what cannot be used becomes an `mcp.error`. */
+function cliServers(registry: mcp.McpRegistry, config: { text: string; origin: string }): TraceEventBody[] {
+  const reading = mcp.readMcpJson(config.text, config.origin);
+  const events: TraceEventBody[] = reading.problems.map((p) => ({ type: 'mcp.error', server: p.server ?? config.origin, phase: 'config', message: p.message }));
+  for (const { spec, file } of reading.servers) {
+    if (file) {
+      events.push({ type: 'mcp.error', server: spec.name, phase: 'config', message: `${config.origin}: give "${spec.name}"'s JavaScript inline ("source"); "file" names a path in the project, not on the command line` });
+      continue;
+    }
+    const clash = registry.set({ ...spec, scope: 'user' });
+    if (clash) events.push({ type: 'mcp.error', server: spec.name, phase: 'config', message: clash });
+  }
+  return events;
 }

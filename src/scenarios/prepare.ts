@@ -14,7 +14,8 @@ import { builtinTools } from '../harness/tools/index.ts';
 import type { Prompter } from '../harness/index.ts';
 import type { LoopHooks } from '../harness/index.ts';
 import type { SessionGrants } from '../harness/permissions/index.ts';
-import type { PermissionMode } from '../harness/permissions/index.ts';
+import type { PermissionMode, SourcedRule } from '../harness/permissions/index.ts';
+import { DEFAULT_PRICE_TABLE, type PriceTable } from '../harness/cost/index.ts';
 import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
 import { HOME_DIR } from '../harness/ports.ts';
 import { sandboxWithEnv } from '../sandbox/with-env.ts';
@@ -78,6 +79,14 @@ export type PrepareOptions = {
   trusted?: boolean;
   /** A mode chosen in the UI, over the scenario's. */
   mode?: PermissionMode;
+  /** Rules from the command line (the CLI scope): never trust-filtered, they are the user's own. */
+  cliRules?: SourcedRule[];
+  /** Prices for the budget check (the page's edited table, the runner's `--price-table`); default the built-in table. */
+  prices?: PriceTable;
+  /** A dollar ceiling over the scenario's `maxBudgetUsd` (the page's setting, `--max-budget-usd`). */
+  maxBudgetUsd?: number;
+  /** A fallback model over the scenario's `fallbackModel` (`--fallback-model`). */
+  fallbackModel?: string;
   /** Asks the person about a tool call (the UI's dialog); absent headless. */
   askPermission?: Prompter;
   sessionGrants?: SessionGrants;
@@ -194,7 +203,9 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const fromSandbox = await sandboxSettingsScopes(sandbox, opts.settingsScopes ?? [], opts.trusted ?? false);
   const scopes = [...(opts.settingsScopes ?? []), ...fromSandbox.scopes].map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
   const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
-  const permissions = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
+  const fromScopes = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
+  // The command line's rules (`--allowedTools` / `--disallowedTools`) are the user's own: after trust, first in precedence.
+  const permissions = opts.cliRules?.length ? { ...fromScopes, rules: [...opts.cliRules, ...fromScopes.rules] } : fromScopes;
   // Settings' `model` applies to a live run nobody chose a model for (as Claude Code's does, below --model).
   const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? (merged.model?.id ?? scenario.model.model) : 'scripted');
   // Settings' `env`: the environment of every command the run starts (tools and hooks).
@@ -296,6 +307,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...agents.input,
     ...(mcpRun.events.length ? { preludeEvents: mcpRun.events } : {}),
+    ...moneyInput(opts, scenario),
   };
   const deps: LoopDeps = {
     model,
@@ -333,6 +345,16 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
 
 /** The user's own memory file, as an imported `~/.claude/` brings it: seeded into the sandbox's home. */
 export const USER_MEMORY_FILE = '~/.claude/CLAUDE.md';
+
+/** The budget and the fallback model: the caller's over the scenario's. */
+function moneyInput(opts: PrepareOptions, scenario: Scenario): Pick<LoopInput, 'budget' | 'fallbackModel'> {
+  const maxUsd = opts.maxBudgetUsd ?? scenario.settings.maxBudgetUsd;
+  const fallbackModel = opts.fallbackModel ?? scenario.settings.fallbackModel;
+  return {
+    ...(maxUsd !== undefined ? { budget: { maxUsd, prices: opts.prices ?? DEFAULT_PRICE_TABLE } } : {}),
+    ...(fallbackModel ? { fallbackModel } : {}),
+  };
+}
 
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {

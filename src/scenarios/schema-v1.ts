@@ -23,6 +23,7 @@ export const TRANSITION_REASONS = [
   'reactive_compact_retry',
   'steering_message',
   'background_notification',
+  'model_fallback',
   'completed',
   'max_turns',
   'aborted',
@@ -30,6 +31,7 @@ export const TRANSITION_REASONS = [
   'refusal',
   'prompt_blocked',
   'hook_stopped',
+  'max_budget',
 ] as const;
 
 /** Same path rules as v0's files: relative, no `..`. */
@@ -93,7 +95,7 @@ export const questionSchema = z
 export const CHAPTERS = ['loop', 'tools', 'safety', 'context', 'memory-sessions', 'agents', 'teams', 'extending'] as const;
 export type Chapter = (typeof CHAPTERS)[number];
 
-const EXIT_REASONS = ['completed', 'max_turns', 'aborted', 'model_error', 'refusal', 'prompt_blocked', 'hook_stopped'] as const;
+const EXIT_REASONS = ['completed', 'max_turns', 'aborted', 'model_error', 'refusal', 'prompt_blocked', 'hook_stopped', 'max_budget'] as const;
 
 /**
  * What makes a scenario a lesson of the course (all optional for other scenarios): its chapter,

@@ -27,6 +27,10 @@ export const scenarioSettingsSchema = z
   .object({
     maxTurns: z.number().int().min(1).max(500).default(20),
     maxTokens: z.number().int().min(1).max(128_000).default(4096),
+    /** A dollar ceiling: the run stops before the model call that would cross it (`max_budget`; src/harness/cost/). */
+    maxBudgetUsd: z.number().positive().max(10_000).optional(),
+    /** The model to switch to when the model stays overloaded or is not found (Claude Code's `--fallback-model`). */
+    fallbackModel: z.string().min(1).max(200).optional(),
     system: z.string().optional(),
     sandbox: z.enum(['auto', 'just-bash', 'webcontainer']).default('just-bash'),
     /** The context pipeline: window, auto-compact threshold, each layer's switches. */

@@ -57,7 +57,7 @@ describe('run-scenario', () => {
       },
       settings: { maxTurns: 5, permissions: { disableBypassPermissionsMode: 'disable' } },
     });
-    const r = await runCli([file, '--trust', '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json']);
+    const r = await runCli([file, '--trust', '--permission-mode', 'bypassPermissions', '--output-format', 'trace']);
     expect(r.stderr).toMatch(/bypassPermissions \(asked for by the mode you chose\) is disabled by disableBypassPermissionsMode/);
     const decisions = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; decision?: string; stage?: string }).filter((e) => e.type !== 'result');
     expect(decisions.filter((e) => e.type === 'permission.decision')).toEqual([expect.objectContaining({ decision: 'deny', stage: 'prompt' })]);

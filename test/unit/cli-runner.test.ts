@@ -12,13 +12,15 @@ import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
 // The bundle is built once per test run by the global setup (test/helpers/build-cli-once.ts).
 import { runCliBundle } from '../helpers/cli.ts';
 
-const runCli = runCliBundle;
+/** Folder runs save their sessions: under a tmp root here, never the user's home. */
+const runCli = (args: string[], env: Record<string, string> = {}, cwd = process.cwd()) => runCliBundle(args, { HARNESS_PLAYGROUND_CONFIG_DIR: SESSIONS, ...env }, cwd);
 
 // A hang guard for tests that start processes (some start several): on a loaded 2-core machine one
 // node start-up alone has taken 10–19 s, so the suite's 30 s guard fails tests that were working.
 vi.setConfig({ testTimeout: 120_000 });
 
 const KEY = 'sk-ant-test-cli-0123456789';
+const SESSIONS = mkdtempSync(join(tmpdir(), 'hp-sessions-'));
 let server: FakeAnthropicServer;
 const env = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
 
@@ -64,7 +66,7 @@ describe('headless runner: formats and exit codes', () => {
   it("the bundle's sandbox runs real node: node-project-bug's tests fail, then pass", async () => {
     // QuickJS's .wasm sits beside its module in node_modules; a bundle that inlined the module
     // would look for it beside dist-cli/ and every `node` call would die with ENOENT.
-    const r = await runCli(['node-project-bug', '--output-format', 'stream-json']);
+    const r = await runCli(['node-project-bug', '--output-format', 'trace']);
     expect(r.code).toBe(0);
     const outputs = r.stdout
       .split('\n')
@@ -90,7 +92,7 @@ describe('headless runner: formats and exit codes', () => {
   it('a bad command line exits 2 with a sentence saying what to change', async () => {
     const r = await runCli(['--output-format', 'xml', 'fix-a-bug']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--output-format is one of text, json, stream-json/);
+    expect(r.stderr).toMatch(/--output-format is one of text, json, stream-json, trace/);
     expect((await runCli(['--dir', '.'])).stderr).toMatch(/--dir needs a task: add -p/);
   });
 
@@ -121,8 +123,8 @@ describe('headless runner: formats and exit codes', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('stream-json: every event as a JSON line, then the result', async () => {
-    const r = await runCli(['fix-a-bug', '--output-format', 'stream-json']);
+  it('trace: every event as a JSON line, then the result', async () => {
+    const r = await runCli(['fix-a-bug', '--output-format', 'trace']);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0].type).toBe('run.start');
     expect(lines.some((l) => l.type === 'tool.result')).toBe(true);
@@ -169,7 +171,7 @@ describe('headless runner: --dir and --write-back', () => {
     const dir = project();
     writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ permissions: { deny: ['Bash(rm *)'] } }));
     server.setTurns(editTurns());
-    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust', '--output-format', 'stream-json'], env());
+    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust', '--output-format', 'trace'], env());
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     const read = lines.find((l) => l.type === 'settings.read');
     expect(read.files.map((f: { path: string; scope: string; ok: boolean }) => [f.path, f.scope, f.ok])).toEqual([
@@ -197,7 +199,7 @@ describe('headless runner: --dir and --write-back', () => {
     const code = "if (input.tool_input.command.includes('rm ')) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm here' } };";
     writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'js', code }] }] } }));
     server.setTurns(editTurns());
-    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust', '--output-format', 'stream-json'], env());
+    const r = await runCli(['--dir', dir, '-p', 'Edit a.txt', '--trust', '--output-format', 'trace'], env());
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     const decision = lines.find((l) => l.type === 'permission.decision');
     expect(decision.decision).toBe('deny');
@@ -243,7 +245,7 @@ describe('headless runner: --dir and --write-back', () => {
     const wrong = await runCli(['--dir', dir, '-p', 'x', '--output-format', 'json'], { ANTHROPIC_API_KEY: 'sk-ant-wrong-key-0000', ANTHROPIC_BASE_URL: server.url });
     expect(wrong.code).toBe(1);
     const o = JSON.parse(wrong.stdout);
-    expect(o).toMatchObject({ subtype: 'model_error', is_error: true, error: { kind: 'authentication' } });
+    expect(o).toMatchObject({ subtype: 'error_during_execution', reason: 'model_error', is_error: true, error: { kind: 'authentication' } });
     expect(o.error.message).toMatch(/Check ANTHROPIC_API_KEY in the environment/);
     expect(o.error.message).not.toMatch(/Settings/);
     expect(wrong.stdout).not.toContain('sk-ant-wrong-key-0000');

@@ -13,7 +13,7 @@ describe('run-scenario --steer-file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'steer-'));
     const file = join(dir, 'steer.txt');
     writeFileSync(file, '# steering for fix-a-bug\nkeep the fix minimal\n\nalso explain the cause\n');
-    const r = await runCli(['fix-a-bug', '--steer-file', file, '--output-format', 'stream-json']);
+    const r = await runCli(['fix-a-bug', '--steer-file', file, '--output-format', 'trace']);
     expect(r.code).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; text?: string; source?: string; beforeTurn?: number }).filter((e) => e.type !== 'result');
     const received = events.filter((e) => e.type === 'interrupt.received');

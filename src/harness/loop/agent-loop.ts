@@ -26,8 +26,31 @@ import { slashSite } from './slash-site.ts';
 import { stopSite } from './stop-site.ts';
 import { reattachTodos } from './todo-reattach.ts';
 import type { LoopDeps, LoopInput, LoopState, RunResult } from './types.ts';
+import { checkBudget, CostLedger } from '../cost/index.ts';
 
+/**
+ * With a dollar ceiling (`input.budget`), every event the run yields — its subagents' and
+ * teammates' included — goes through a cost ledger the budget site reads before each call.
+ */
 export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerator<TraceEvent, RunResult> {
+  if (!input.budget) return yield* loopBody(input, deps, null);
+  const spend = new CostLedger(input.budget.prices);
+  const inner = loopBody(input, deps, spend);
+  try {
+    let step = await inner.next();
+    while (!step.done) {
+      spend.add(step.value);
+      yield step.value;
+      step = await inner.next();
+    }
+    return step.value;
+  } finally {
+    // A consumer that stops pulling early still runs the loop's own clean-up.
+    await inner.return(undefined as never);
+  }
+}
+
+async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | null): AsyncGenerator<TraceEvent, RunResult> {
   const env = createLoopEnv(input, deps);
   const { budgets, signal, emit, hooks, toolPool, context, agents, hasTodoTool } = env;
   let state: LoopState = initialState(input, env.initialContext);
@@ -50,7 +73,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
       const { transition } = state;
       let { messages } = state;
       // A retry answers the same turn: the server failed, or the history was compacted to fit.
-      const isRetry = transition?.reason === 'model_retry' || transition?.reason === 'reactive_compact_retry';
+      const isRetry = transition?.reason === 'model_retry' || transition?.reason === 'reactive_compact_retry' || transition?.reason === 'model_fallback';
       if (signal.aborted) return yield* emit.exit('aborted', state, undefined, 'Stopped by the user.');
       if (!isRetry && state.turn >= input.maxTurns) {
         return yield* emit.exit('max_turns', state, undefined, `Reached the limit of ${input.maxTurns} model calls.`);
@@ -75,8 +98,14 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
         messages = back.messages;
         if (back.block) requestMessages = withUserContent(requestMessages, [back.block]);
       }
-      const request: ModelRequest = { model: input.model, max_tokens: input.maxTokens, ...prep.request, messages: requestMessages };
+      const request: ModelRequest = { model: state.model, max_tokens: input.maxTokens, ...prep.request, messages: requestMessages };
       if (input.countTokens && deps.model.countTokens && !isRetry) yield emit.stamp(await context.count(request, prep.tokens.projected));
+      // The budget site: stop before a call that would cross the run's dollar ceiling.
+      const over = spend && input.budget ? checkBudget(input.budget, spend.totalUsd(), state.model, prep.tokens.projected) : null;
+      if (over) {
+        yield emit.stamp(over.event);
+        return yield* emit.exit('max_budget', { ...state, messages, context: prep.nextState }, undefined, over.detail);
+      }
       yield emit.stamp({ type: 'model.request', request, attempt });
 
       // The model call, and its error site (abort, a wait too long, wait and retry, reactive compact).

@@ -71,12 +71,13 @@ export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
     session: sessionGrants,
     hooks,
   };
-  return { budgets, signal, clock: deps.clock, emit, hooks, initialContext, toolPool, hasTodoTool, context, agents, toolSite, unwatch };
+  return { budgets, signal, clock: deps.clock, emit, hooks, initialContext, toolPool, hasTodoTool, context, agents, toolSite, unwatch, ...(input.fallbackModel ? { fallbackModel: input.fallbackModel } : {}) };
 }
 
 export function initialState(input: LoopInput, context: ContextState): LoopState {
   return {
     messages: [...input.messages],
+    model: input.model,
     turn: 0,
     usage: emptyUsage(),
     outputRecoveries: 0,

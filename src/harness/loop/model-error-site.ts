@@ -2,7 +2,8 @@
  * The loop's model-error call site: a model call that failed either ends the run or continues it
  * with something changed — aborted (keep what the user saw, minus half-made tool calls), a wait
  * longer than the run allows (stop, saying so), wait and retry within the budget (`model_retry`),
- * prompt too long (summarise once per turn and retry: `reactive_compact_retry`), or give up.
+ * prompt too long (summarise once per turn and retry: `reactive_compact_retry`), switch to the
+ * fallback model once (overloaded past the retries, or not found: `model_fallback`), or give up.
  */
 import type { ContextState } from '../context/state.ts';
 import type { ContentBlock, Message, Usage } from '../messages.ts';
@@ -22,6 +23,8 @@ export type ModelErrorEnv = {
   budgets: LoopBudgets;
   context: ContextSite;
   hasTodoTool: boolean;
+  /** The model to switch to when the run's model is overloaded past its retries or not found. */
+  fallbackModel?: string;
 };
 
 /** Where the failed call stood: the history it was sent with, its turn and attempt, the usage and context state after it. */
@@ -77,6 +80,13 @@ export async function* modelErrorSite(
     return { done: yield* emit.exit('model_error', { ...ended, context: compacted.nextState }, error, why) };
   }
   yield emit.stamp({ type: 'model.error', error, attempt });
+  // The fallback site: overloaded past its retries, or a model the API does not know.
+  const fallback = env.fallbackModel;
+  if (fallback && state.model !== fallback && (error.kind === 'overloaded' || error.kind === 'not_found')) {
+    yield emit.stamp({ type: 'model.fallback', from: state.model, to: fallback, error });
+    const detail = `${state.model} → ${fallback} after ${error.kind}`;
+    return { state: yield* continueWith(emit, state, { messages, turn, usage, context: call.context, modelRetries: 0, model: fallback }, 'model_fallback', detail) };
+  }
   const why = error.retryable ? `gave up after ${state.modelRetries} retries` : 'not retryable';
   return { done: yield* emit.exit('model_error', ended, error, `${error.kind}: ${why}`) };
 }

@@ -20,6 +20,7 @@ import type { ExitReason, TraceEventBody, TransitionReason } from '../trace.ts';
 import type { SteeringInbox } from '../agents/steering/inbox.ts';
 import type { SkillCatalog } from '../agents/skills/catalog.ts';
 import type { TodoItem } from '../agents/todos/todo-tool.ts';
+import type { RunBudget } from '../cost/budget.ts';
 
 export type LoopInput = {
   /** History so far, ending with the new user prompt. */
@@ -72,6 +73,11 @@ export type LoopInput = {
   skills?: SkillCatalog;
   /** What happened while the run was prepared (MCP servers connecting, `src/harness/mcp/`), emitted after `run.start`. */
   preludeEvents?: TraceEventBody[];
+  // money (src/harness/cost/)
+  /** A dollar ceiling: the run stops before the call that would cross it (`max_budget`). */
+  budget?: RunBudget;
+  /** The model to switch to when `model` is overloaded past its retries or not found (`model_fallback`). */
+  fallbackModel?: string;
 };
 
 export type LoopBudgets = {
@@ -144,6 +150,8 @@ export type RunResult = {
  */
 export type LoopState = {
   messages: Message[];
+  /** The model of this run's requests: `input.model`, until the fallback site replaces it (once). */
+  model: string;
   /** Model calls made so far in this run. */
   turn: number;
   usage: Usage;

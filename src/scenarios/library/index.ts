@@ -39,6 +39,8 @@ import isolatedWorkspacesGit from './isolated-workspaces-git.json';
 // course lessons for the continue sites and exits the scenarios above do not show
 import emptyReply from './empty-reply.json';
 import maxTurns from './max-turns.json';
+import budgetStop from './budget-stop.json';
+import modelFallback from './model-fallback.json';
 import toolHiding from './tool-hiding.json';
 import refusal from './refusal.json';
 import promptBlocked from './prompt-blocked.json';
@@ -108,6 +110,8 @@ export const builtinDocs: ScenarioV1[] = [
   // course: continue sites, exits and tool hiding
   emptyReply,
   maxTurns,
+  budgetStop,
+  modelFallback,
   toolHiding,
   refusal,
   promptBlocked,

@@ -448,4 +448,19 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     lesson: 'mcp-in-page-server',
     terms: ['mcp', 'trust'],
   },
+  // money
+  'model.fallback': {
+    means: 'The model failed in a way another model may not (overloaded after every retry, or not found), so the run switched to its fallback model and repeats the call.',
+    why: (e) => `\`${e.from}\` failed with ${e.error.kind}; the same turn goes to \`${e.to}\` from now on.`,
+    otherwise: 'The run would end with `model_error`.',
+    lesson: 'flaky-model',
+    terms: ['budget', 'turn'],
+  },
+  'budget.exceeded': {
+    means: 'The run has a dollar ceiling, and the next call would cross it: spent so far plus the next request\'s input tokens at the uncached price.',
+    why: (e) => `Spent $${e.spentUsd.toFixed(4)} of $${e.maxUsd}; the next call (~${e.nextInputTokens} input tokens on ${e.model}) is at least $${e.nextEstimateUsd.toFixed(4)}.`,
+    otherwise: 'The call would be made and the run could spend past its ceiling.',
+    lesson: 'budget-stop',
+    terms: ['budget', 'exit'],
+  },
 };

@@ -56,7 +56,7 @@ export const GLOSSARY: Record<GlossaryTerm, GlossaryEntry> = {
   exit: {
     term: 'Exit',
     definition:
-      'The final transition of a run (`completed`, `max_turns`, `aborted`, `model_error`, `refusal`, `prompt_blocked`, `hook_stopped`). It is followed by exactly one `run.end`.',
+      'The final transition of a run (`completed`, `max_turns`, `aborted`, `model_error`, `refusal`, `prompt_blocked`, `hook_stopped`, `max_budget`). It is followed by exactly one `run.end`.',
     lesson: 'max-turns',
   },
   budget: {

@@ -129,4 +129,18 @@ export const REASON_EXPLANATIONS: Record<TransitionReason, ReasonExplanation> = 
     lesson: 'stop-hook-keeps-working',
     terms: ['hook-event', 'exit'],
   },
+  model_fallback: {
+    means: 'The model stayed overloaded after every retry, or the API did not know it: the run switches to the configured fallback model and makes the call again (Claude Code\'s `--fallback-model`).',
+    site: 'after `planRetry` gave up: `if (fallback.due(error))` → a `model.fallback` event, then the same turn on the new model',
+    otherwise: 'The run would end with `model_error` on the first model that failed.',
+    lesson: 'flaky-model',
+    terms: ['continue-site', 'budget', 'turn'],
+  },
+  max_budget: {
+    means: 'The run has a dollar ceiling. Spent so far plus the next call (its input tokens at the uncached price) would cross it, so the run stops before making that call.',
+    site: 'the budget check before `model.request` (`cost/budget.ts`), on every attempt',
+    otherwise: 'The run would keep calling the model and spend past the ceiling.',
+    lesson: 'budget-stop',
+    terms: ['budget', 'exit'],
+  },
 };

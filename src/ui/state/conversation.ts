@@ -14,7 +14,7 @@ import type {
   TraceEvent,
   Usage,
 } from '../../harness/index.ts';
-import { blocksOf, toolResultText } from '../../harness/index.ts';
+import { blocksOf, cost, toolResultText } from '../../harness/index.ts';
 
 export type ToolCallStatus = 'composing' | 'proposed' | 'invalid' | 'running' | 'done' | 'error' | 'interrupted';
 
@@ -67,7 +67,9 @@ export type ConversationItem =
    */
   | { kind: 'error'; key: string; error: ModelError; attempt: number; retryInMs?: number; retryAt?: number; retry?: 'waiting' | 'retried' | 'stopped' }
   /** `refusal`: the API's stop_details, when it sent them (the refused reply itself is not in the history). */
-  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError; refusal?: StopDetails }
+  | { kind: 'end'; key: string; reason: ExitReason; turns: number; error?: ModelError; refusal?: StopDetails; usd?: number }
+  /** The run switched to its fallback model (`model.fallback`). */
+  | { kind: 'fallback'; key: string; from: string; to: string; errorKind: string }
   /** Tools the permission pre-filter hid from the model, shown once at the top of the run. */
   | { kind: 'prefilter'; key: string; hidden: { name: string; rule: string }[] }
   /** A replay's first `replay.diverged`: the replies below were recorded for other tool results. */
@@ -221,8 +223,26 @@ function pushMessage(
  * `settled`: no live run will add to these events (a session restored after a reload, or a run that
  * ended): a tool call left without a result then shows as interrupted rather than still pending.
  */
-export function deriveConversation(events: readonly TraceEvent[], opts: { settled?: boolean } = {}): ConversationItem[] {
-  return deriveAgent(events, 'main', opts);
+export function deriveConversation(events: readonly TraceEvent[], opts: { settled?: boolean; prices?: cost.PriceTable } = {}): ConversationItem[] {
+  const items = deriveAgent(events, 'main', opts);
+  // The run summary: what each of the main agent's runs cost, its subagents and teammates included.
+  const perRun = runCosts(events, opts.prices ?? cost.DEFAULT_PRICE_TABLE);
+  let n = 0;
+  return items.map((item) => (item.kind === 'end' && perRun[n] !== undefined ? { ...item, usd: perRun[n++]! } : item));
+}
+
+/** Dollars of each finished run of the main agent, in order. */
+function runCosts(events: readonly TraceEvent[], prices: cost.PriceTable): number[] {
+  const ledger = new cost.CostLedger(prices);
+  const out: number[] = [];
+  let startedAt = 0;
+  for (const e of events) {
+    ledger.add(e);
+    if (e.agentId !== 'main') continue;
+    if (e.type === 'run.start') startedAt = ledger.totalUsd();
+    if (e.type === 'run.end') out.push(ledger.totalUsd() - startedAt);
+  }
+  return out;
 }
 
 /**
@@ -344,6 +364,9 @@ function deriveOne(events: readonly TraceEvent[], opts: { settled?: boolean } = 
         // every reply is the recording's, whatever the later calls return (their cards say so too).
         if (!diverged) extras.push({ at: lastIndex, item: { kind: 'diverged', key: `diverged.${run}.${e.seq}`, tool: e.name } });
         diverged = true;
+        break;
+      case 'model.fallback':
+        extras.push({ at: lastIndex, item: { kind: 'fallback', key: `fallback.${run}.${e.seq}`, from: e.from, to: e.to, errorKind: e.error.kind } });
         break;
       case 'permission.prefilter':
         if (e.hidden.length > 0) extras.push({ at: lastIndex, item: { kind: 'prefilter', key: `prefilter.${run}.${e.seq}`, hidden: e.hidden } });

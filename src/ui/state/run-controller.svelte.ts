@@ -7,6 +7,7 @@
  *   the user's actions. Sandbox boot and the live client are in `run-sandbox.ts`; editing the
  *   live files in `workbench-edits.ts`.
  */
+import { money } from './money.svelte.ts';
 import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TrustStore } from '../../harness/index.ts';
 import type { UserToolRunner } from '../../harness/ports.ts';
 import { FileState } from '../../harness/index.ts';
@@ -452,6 +453,9 @@ export class RunController extends RunPuller {
       ...(follow?.kind === 'resume' ? { scriptedToolIdStart: follow.toolIdStart } : {}),
       prompt: opts.prompt,
       history: opts.history,
+      // Money: the page's price table, and its dollar ceiling over the scenario's.
+      prices: money.prices,
+      ...(money.maxBudgetUsd !== null ? { maxBudgetUsd: money.maxBudgetUsd } : {}),
       // A follow-up continues the context pipeline where the last run left it (stored originals, collapses).
       ...(opts.history?.length && this.result ? { contextState: this.result.contextState } : {}),
       files: this.files,

@@ -3,6 +3,7 @@
  * from the events on screen (conversation, permission stages, hooks, usage, the loop stage).
  * State only — the pulling lives in `run-puller.svelte.ts`, the actions in `run-controller.svelte.ts`.
  */
+import { money } from './money.svelte.ts';
 import type { RunResult, Sandbox, TraceEvent } from '../../harness/index.ts';
 import { SessionGrants } from '../../harness/permissions/index.ts';
 import { deriveConversation } from './conversation.ts';
@@ -39,7 +40,7 @@ export class RunView {
 
   // At the end of the log of a run that is over, a call with no result was cut off, not pending.
   conversation = $derived(
-    deriveConversation(this.shown, { settled: this.cursor === null && (this.status === 'aborted' || this.status === 'error' || this.status === 'done') }),
+    deriveConversation(this.shown, { settled: this.cursor === null && (this.status === 'aborted' || this.status === 'error' || this.status === 'done'), prices: money.prices }),
   );
   /** Permission stages per tool call, and the hooks timeline. */
   permissions = $derived(derivePermissions(this.shown));

@@ -1,0 +1,72 @@
+/**
+ * Headless sessions on disk, as Claude Code keeps them: one JSONL transcript per session under a
+ * folder per project, `<root>/projects/<cwd with every non-alphanumeric character as ->/<id>.jsonl`
+ * (root `~/.harness-playground`, or `HARNESS_PLAYGROUND_CONFIG_DIR`). The records are the session
+ * export's (`harness/session/jsonl.ts`: Claude Code's message records plus our trace records and a
+ * run-result marker per run), so `--resume` / `--continue` rebuild the history exactly, and the
+ * page can import the same file. The API key is redacted from every record.
+ */
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { SessionLogEvent } from '../harness/session/index.ts';
+import type { Message } from '../harness/messages.ts';
+import type { ContextState } from '../harness/context/index.ts';
+
+export const CONFIG_DIR_ENV = 'HARNESS_PLAYGROUND_CONFIG_DIR';
+
+/** Claude Code's project folder name: the absolute path with every non-alphanumeric character as `-`. */
+export function projectDirName(cwd: string): string {
+  return resolve(cwd).replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+export function sessionsDir(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  const root = env[CONFIG_DIR_ENV] || join(homedir(), '.harness-playground');
+  return join(root, 'projects', projectDirName(cwd));
+}
+
+export type LoadedSession = { id: string; log: SessionLogEvent[]; messages: Message[]; contextState: ContextState | null; notes: string[] };
+
+export type SessionLoad = { ok: true; session: LoadedSession } | { ok: false; problem: string };
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,127}$/;
+
+export async function loadSession(cwd: string, id: string, env?: NodeJS.ProcessEnv): Promise<SessionLoad> {
+  if (!ID.test(id)) return { ok: false, problem: `"${id}" is not a session id (letters, digits and dashes, as printed in session_id)` };
+  const dir = sessionsDir(cwd, env);
+  const file = join(dir, `${id}.jsonl`);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return { ok: false, problem: `no session ${id} for ${resolve(cwd)} (looked in ${dir})` };
+  }
+  const { importSessionJsonl, replaySession } = await import('../harness/session/index.ts');
+  const imported = importSessionJsonl(text);
+  if (!imported.ok) return { ok: false, problem: `${file}: ${imported.error}` };
+  const replayed = replaySession(imported.events);
+  return { ok: true, session: { id, log: imported.events, messages: replayed.resumeMessages, contextState: replayed.contextState, notes: [...imported.notes, ...replayed.repairs] } };
+}
+
+/** The id of this folder's most recently written session, or null when it has none. */
+export async function latestSessionId(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | null> {
+  const dir = sessionsDir(cwd, env);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let best: { id: string; mtime: number } | null = null;
+  for (const n of names) {
+    if (!n.endsWith('.jsonl')) continue;
+    const s = await stat(join(dir, n)).catch(() => null);
+    if (s && (!best || s.mtimeMs > best.mtime)) best = { id: n.slice(0, -'.jsonl'.length), mtime: s.mtimeMs };
+  }
+  return best?.id ?? null;
+}
+
+/** Writes the whole log of the session (earlier runs and this one); readable by its owner only. */
+export async function saveSession(cwd: string, id: string, log: readonly SessionLogEvent[], secrets: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {
+  const { exportSessionJsonl } = await import('../harness/session/index.ts');
+  const dir = sessionsDir(cwd, env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${id}.jsonl`);
+  await writeFile(file, exportSessionJsonl(log, { sessionId: id, secrets }), { mode: 0o600 });
+  return file;
+}
