@@ -45,7 +45,7 @@ describe('Ctrl-C during a busy guest program', () => {
     mkdirSync(join(dir, '.claude'));
     writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash'] } }));
     const before = server.requests.length;
-    const run = startCli(['--dir', dir, '-p', 'spin', '--write-back', '--trust', '--output-format', 'stream-json'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+    const run = startCli(['--dir', dir, '-p', 'spin', '--write-back', '--trust', '--output-format', 'trace'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
     await run.waitForStdout(/"type":"tool\.started"/);
     run.child.kill('SIGINT');
     const r = await run.done;

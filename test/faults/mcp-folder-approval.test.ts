@@ -13,7 +13,7 @@ import type { TraceEvent } from '../../src/harness/index.ts';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import { startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { ofType } from '../helpers/events.ts';
-import { runCliInProcess, streamEvents } from '../helpers/cli.ts';
+import { runCliInProcess, traceEvents } from '../helpers/cli.ts';
 
 const KEY = 'sk-ant-test-mcp-folder-0123456789';
 let model: FakeAnthropicServer;
@@ -45,8 +45,8 @@ function folder(names: string[], settings: { project?: object; local?: object })
 }
 
 async function run(args: string[]): Promise<{ code: number | null; events: TraceEvent[]; stderr: string }> {
-  const r = await runCliInProcess([...args, '--output-format', 'stream-json']);
-  return { code: r.code, events: streamEvents<TraceEvent>(r.stdout), stderr: r.stderr };
+  const r = await runCliInProcess([...args, '--output-format', 'trace']);
+  return { code: r.code, events: traceEvents<TraceEvent>(r.stdout), stderr: r.stderr };
 }
 
 const addTurns = (server: string) => [

@@ -44,8 +44,8 @@ export function runCliBundle(args: readonly string[], env: Record<string, string
   });
 }
 
-/** stream-json stdout as events (the result object left out). */
-export function streamEvents<E extends { type: string }>(stdout: string): E[] {
+/** `--output-format trace` stdout as events (the result object left out). */
+export function traceEvents<E extends { type: string }>(stdout: string): E[] {
   return stdout
     .trim()
     .split('\n')

@@ -43,7 +43,7 @@ describe('the bin on a fresh clone', () => {
     try {
       for (const d of ['bin', 'scripts']) mkdirSync(join(root, d));
       cpSync(join(repo, 'bin', 'harness-playground.mjs'), join(root, 'bin', 'harness-playground.mjs'));
-      cpSync(join(repo, 'scripts', 'build-cli.mjs'), join(root, 'scripts', 'build-cli.mjs'));
+      for (const f of ['build-cli.mjs', 'cli-bundle-state.mjs']) cpSync(join(repo, 'scripts', f), join(root, 'scripts', f));
       cpSync(join(repo, 'package.json'), join(root, 'package.json'));
       for (const d of ['src', 'node_modules', 'skills']) symlinkSync(join(repo, d), join(root, d));
       const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

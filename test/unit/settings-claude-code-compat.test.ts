@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
-import { CLAUDE_CODE_HOOK_EVENTS, CLAUDE_CODE_HOOK_TYPES, HOOK_EVENTS } from '../../src/harness/hooks/config.ts';
+import { CLAUDE_CODE_HOOK_EVENTS, CLAUDE_CODE_HOOK_TYPES, HOOK_EVENTS_FIRED as HOOK_EVENTS, HOOK_TYPES_RUN_HERE } from '../../src/harness/hooks/config.ts';
 import { loadClaudeDir } from '../../src/harness/claude-dir/index.ts';
 import { NOT_USED_KEYS, PERMISSIONS_NOT_USED_KEYS } from '../../src/harness/settings/claude-code-keys.ts';
 import { mergeSettings, parseSettings, resolveMode, type Settings } from '../../src/harness/settings/index.ts';
@@ -33,19 +33,29 @@ function decide(text: string, tool: string, input: unknown): string {
 const bash = (command: string) => ['bash', { command }] as const;
 
 describe('a file Claude Code accepts loads', () => {
-  it('a "prompt" hook loads (not run here) and the deny rules stay', () => {
+  it('a "prompt" hook loads (and runs) and the deny rules stay', () => {
     const text = json({
       permissions: { deny: ['Bash(rm *)'] },
       hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Is the work done? $ARGUMENTS', timeout: 30 }] }] },
     });
     const r = loaded(text);
     expect(r.settings.permissions?.deny).toEqual(['Bash(rm *)']);
-    expect(r.settings.hooks?.Stop?.[0]?.hooks).toEqual([]);
-    expect(r.warnings).toContainEqual(expect.objectContaining({ line: 12, message: expect.stringMatching(/"prompt" hook is loaded, not run here/) }));
+    expect(r.settings.hooks?.Stop?.[0]?.hooks).toEqual([{ type: 'prompt', prompt: 'Is the work done? $ARGUMENTS', timeout: 30 }]);
+    expect(r.warnings).toEqual([]);
     expect(decide(text, ...bash('rm -rf src'))).toBe('deny');
   });
 
-  it.each(['StopFailure', 'PermissionDenied', 'TeammateIdle', 'TaskCompleted', 'ConfigChange', 'InstructionsLoaded', 'WorktreeCreate', 'Elicitation'])(
+  it.each(['StopFailure', 'PermissionDenied', 'TeammateIdle', 'TaskCompleted', 'ConfigChange', 'InstructionsLoaded', 'WorktreeCreate', 'SessionEnd'])(
+    'a hook on %s loads and keeps its hook (the event fires here)',
+    (event) => {
+      const r = loaded(json({ permissions: { deny: ['Agent'] }, hooks: { [event]: [{ hooks: [{ type: 'command', command: 'true' }] }] } }));
+      expect(r.settings.permissions?.deny).toEqual(['Agent']);
+      expect(r.warnings).toEqual([]);
+      expect(Object.keys(r.settings.hooks ?? {})).toEqual([event]);
+    },
+  );
+
+  it.each(['Elicitation', 'Setup', 'DirectoryAdded'])(
     'a hook on %s loads with a "not run here" warning at its line',
     (event) => {
       const r = loaded(json({ permissions: { deny: ['Agent'] }, hooks: { [event]: [{ hooks: [{ type: 'command', command: 'true' }] }] } }));
@@ -239,7 +249,8 @@ describe('importing a .claude/ folder with every settings key and hook event fro
     // What warns: each unused key, each event not fired here, each handler type not run here, the tool we lack.
     for (const k of NOT_USED_KEYS) expect(problems).toContain(`warning: "${k}" is a Claude Code setting not used here (loaded, has no effect in this playground).`);
     for (const e of CLAUDE_CODE_HOOK_EVENTS.filter((x) => !(HOOK_EVENTS as readonly string[]).includes(x))) expect(problems.some((m) => m.includes(`does not fire ${e} yet`))).toBe(true);
-    expect(problems.filter((m) => /hook is loaded, not run here/.test(m))).toHaveLength(HOOK_EVENTS.length * (CLAUDE_CODE_HOOK_TYPES.length - 1));
+    const typesNotRun = CLAUDE_CODE_HOOK_TYPES.filter((t) => !HOOK_TYPES_RUN_HERE.includes(t));
+    expect(problems.filter((m) => /hook is loaded, not run here/.test(m))).toHaveLength(HOOK_EVENTS.length * typesNotRun.length);
     expect(problems.some((m) => /WebSearch, a Claude Code tool not available here/.test(m))).toBe(true);
     expect(problems.some((m) => /unknown/.test(m))).toBe(false);
     // The events fired here keep their command hooks.

@@ -62,6 +62,9 @@ export const HOOK_EVENTS_NOT_FIRED: Readonly<Partial<Record<HookEventName, strin
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
+/** The events this harness fires: {@link HOOK_EVENTS} without those in {@link HOOK_EVENTS_NOT_FIRED}. */
+export const HOOK_EVENTS_FIRED: readonly HookEventName[] = HOOK_EVENTS.filter((e) => !(e in HOOK_EVENTS_NOT_FIRED));
+
 /**
  * Every hook event in Claude Code's current hooks reference. A settings file may name any of them
  * and still loads; those not in {@link HOOK_EVENTS} (the ones this harness fires) are reported as

@@ -6,14 +6,15 @@
  * unknown keys. Only things whose removal cannot loosen anything are removed here: hooks, modes
  * and settings keys — never a permission rule.
  */
-import { CLAUDE_CODE_HOOK_EVENTS, CLAUDE_CODE_HOOK_TYPES, HOOK_EVENTS, HOOK_TYPES_RUN_HERE } from '../hooks/config.ts';
+import { CLAUDE_CODE_HOOK_EVENTS, CLAUDE_CODE_HOOK_TYPES, HOOK_EVENTS_FIRED, HOOK_EVENTS_NOT_FIRED, HOOK_TYPES_RUN_HERE } from '../hooks/config.ts';
 import { MODE_ALIASES, MODES_NOT_HERE, NOT_USED_KEYS, PERMISSIONS_KEYS, PERMISSIONS_NOT_USED_KEYS, USED_KEYS } from './claude-code-keys.ts';
 import type { SettingsWarningAt } from './warnings.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const RUN_EVENTS: readonly string[] = HOOK_EVENTS;
+const RUN_EVENTS: readonly string[] = HOOK_EVENTS_FIRED;
+const NOT_FIRED: Readonly<Record<string, string | undefined>> = HOOK_EVENTS_NOT_FIRED;
 const CC_EVENTS: readonly string[] = CLAUDE_CODE_HOOK_EVENTS;
 const CC_TYPES: readonly string[] = CLAUDE_CODE_HOOK_TYPES;
 
@@ -55,7 +56,7 @@ function hooksLeniently(hooks: Obj, warnings: SettingsWarningAt[]): Obj {
       warnings.push({
         path: ['hooks', event],
         message: CC_EVENTS.includes(event)
-          ? `hooks.${event}: loaded, not run here — this playground does not fire ${event} yet, so its hooks never run.`
+          ? `hooks.${event}: loaded, not run here — this playground does not fire ${event} yet${NOT_FIRED[event] ? ` (${NOT_FIRED[event]})` : ''}, so its hooks never run.`
           : `unknown hook event "${event}"${near ? ` (did you mean "${near}"? names are case-sensitive)` : ''}: its hooks never run.`,
       });
       continue;
@@ -77,7 +78,7 @@ function hooksLeniently(hooks: Obj, warnings: SettingsWarningAt[]): Obj {
         warnings.push({
           path: ['hooks', event, gi, 'hooks', hi, 'type'],
           message: CC_TYPES.includes(type)
-            ? `hooks.${event}: a "${type}" hook is loaded, not run here (this playground runs "command" and "js" hooks).`
+            ? `hooks.${event}: a "${type}" hook is loaded, not run here (this playground runs ${HOOK_TYPES_RUN_HERE.map((t) => `"${t}"`).join(', ')} hooks).`
             : `hooks.${event}: unknown hook type "${type}" (Claude Code's are ${CC_TYPES.join(', ')}); this hook never runs.`,
         });
         return false;

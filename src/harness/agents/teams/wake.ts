@@ -89,8 +89,12 @@ async function finish(team: Team, m: Teammate, result: RunResult, sink: Sink): P
 
 /** One event of a working teammate, forwarded; true when it had none (its loop just ended: a turn boundary). */
 export async function stepOne(team: Team, m: Teammate, sink: Sink): Promise<boolean> {
-  const step = await m.loop!.next();
+  const loop = m.loop!;
+  const step = await loop.next();
   if (step.done) {
+    // The pump and a stop can both be waiting on this loop: only the first to see it end finishes it
+    // (`finish` forgets the loop at once; a later `next()` of an ended generator has no result).
+    if (m.loop !== loop) return true;
     await finish(team, m, step.value, sink);
     return true;
   }
