@@ -1,7 +1,6 @@
 import './zod-jitless.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
-import TeammateApp from './ui/team/TeammateApp.svelte';
 import { teammateLinkOf } from './ui/team/tab-link.ts';
 import './ui/theme.css';
 
@@ -11,4 +10,7 @@ if (!target) throw new Error('index.html has no #app element to mount the playgr
 // A tab opened from the Team tab's link (`?teammate=…`) runs one teammate of the other tab's team.
 const teammate = teammateLinkOf(location.search);
 
-export default teammate ? mount(TeammateApp, { target, props: { link: teammate } }) : mount(App, { target });
+// Its page (and the team view in it) is loaded only then: the playground's first screen does not carry it.
+export default teammate
+  ? import('./ui/team/TeammateApp.svelte').then(({ default: TeammateApp }) => mount(TeammateApp, { target, props: { link: teammate } }))
+  : mount(App, { target });

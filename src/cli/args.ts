@@ -2,7 +2,9 @@
  * The headless runner's command line: parsing (a typed result, never an exit from here) and the
  * `--help` text. Exit codes are defined here too, so the help and the runner cannot disagree.
  */
-import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/index.ts';
+import { PERMISSION_MODES, splitToolList, type PermissionMode } from '../harness/permissions/index.ts';
+
+export { splitToolList };
 
 export type OutputFormat = 'text' | 'json' | 'stream-json' | 'trace';
 export type InputFormat = 'text' | 'stream-json';
@@ -66,26 +68,6 @@ export const EXIT = {
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; problem: string };
 
 const FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json', 'trace'];
-
-/**
- * A tool list as Claude Code takes it: comma- or space-separated, and a rule's parentheses kept
- * whole (`"Bash(git log:*) Read"`, `Bash(npm test),Edit`).
- */
-export function splitToolList(v: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let depth = 0;
-  for (const ch of v) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-      if (cur.trim()) out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
 
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const args: CliArgs = {
@@ -310,8 +292,9 @@ Options
   --disallowedTools LIST    deny rules of the CLI scope; a bare name hides the tool
   --system-prompt TEXT      replace the system prompt
   --append-system-prompt T  add to the end of the system prompt
-  --mcp-config FILE|JSON    MCP servers ({"mcpServers": …}) over the folder's .mcp.json; stdio
-                            servers start as processes (repeatable)
+  --mcp-config FILE|JSON    your own MCP servers ({"mcpServers": …}, no approval) beside the
+                            folder's .mcp.json; stdio servers start as processes in the folder,
+                            ended with the run (repeatable)
   --max-budget-usd AMOUNT   stop before the model call that would cross AMOUNT dollars (the next
                             call's input tokens at the uncached price are its estimate)
   --fallback-model ID       when the model stays overloaded (529) after its retries or is not

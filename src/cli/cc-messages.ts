@@ -6,6 +6,7 @@
  * (`result-object.ts`). Shapes as in Claude Code's headless / Agent SDK reference (SDKSystemMessage,
  * SDKAssistantMessage, SDKUserMessage). The person's own prompt is not echoed, as in Claude Code.
  */
+import { BUILTIN_COMMANDS } from '../harness/commands/index.ts';
 import type { ContentBlock, Message, StopReason, TraceEvent, Usage } from '../harness/index.ts';
 
 export type InitInfo = { cwd: string; permissionMode: string; apiKeySource: 'ANTHROPIC_API_KEY' | 'none' };
@@ -111,7 +112,7 @@ export class ClaudeMessageStream {
       mcp_servers: this.mcp,
       model: this.models.get('main') ?? 'unknown',
       permissionMode: this.info.permissionMode,
-      slash_commands: [],
+      slash_commands: BUILTIN_COMMANDS.map((c) => c.name),
       output_style: 'default',
     };
   }

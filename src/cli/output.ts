@@ -112,6 +112,9 @@ export class Printer {
   private readonly stream: ClaudeMessageStream;
   private readonly inputs = new Map<string, unknown>();
   private readonly denials: ResultObject['permission_denials'] = [];
+  /** The main agent's slash command, if the prompt was one: its answer is the result, not the model's. */
+  private slash: Extract<TraceEvent, { type: 'slash.command' }> | null = null;
+  private lastDetail = '';
   constructor(
     private readonly format: OutputFormat,
     private readonly out: Out,
@@ -133,6 +136,8 @@ export class Printer {
   event(e: TraceEvent): void {
     if (e.type === 'model.response') this.apiMs += e.ms;
     if (e.type === 'tool.proposed') this.inputs.set(e.toolUseId, e.input);
+    if (e.type === 'slash.command' && e.agentId === 'main') this.slash = e;
+    if (e.type === 'transition' && e.agentId === 'main') this.lastDetail = e.detail ?? '';
     if (e.type === 'permission.decision' && e.decision === 'deny') this.denials.push({ tool_name: e.name, tool_use_id: e.toolUseId, tool_input: this.inputs.get(e.toolUseId) ?? null });
     const priced = this.ledger.add(e);
     if (this.format === 'trace') {
@@ -154,6 +159,16 @@ export class Printer {
     return this.ledger.report();
   }
 
+  /**
+   * What a built-in command prints headless, as Claude Code's `-p "/cost"` does: `/cost` the cost
+   * summary of this invocation's calls, the others what the loop put in the event (`/context`'s
+   * breakdown …), and `/compact`, `/clear` or an unknown command the loop's one-line outcome.
+   */
+  private slashText(report: CostReport, wallMs: number): string {
+    if (this.slash?.name === 'cost' && this.slash.kind === 'builtin') return costSummaryLines(report, { apiMs: this.apiMs, wallMs }).join('\n');
+    return this.slash?.output ?? this.lastDetail;
+  }
+
   /** The end of one run: the answer (text), or the result object (json, stream-json, trace). */
   finish(scenario: string, r: RunResult, extra: { notes?: string[]; writeBack?: ResultObject['write_back'] } = {}): ResultObject {
     const u = r.usage;
@@ -166,7 +181,7 @@ export class Printer {
       duration_ms: Date.now() - this.started,
       duration_api_ms: this.apiMs,
       num_turns: r.turns,
-      result: finalText(r.messages),
+      result: this.slash && this.slash.kind !== 'custom' ? this.slashText(report, Date.now() - this.started) : finalText(r.messages),
       session_id: this.opts.sessionId,
       total_cost_usd: roundUsd(report.totalUsd),
       usage: u,

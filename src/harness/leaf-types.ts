@@ -46,7 +46,8 @@ export type SandboxKind = 'just-bash' | 'webcontainer';
  * `explicit` — the person said so ("remember: …", or added it in the memory panel),
  * `project_file` — a `# memory:` line in a CLAUDE.md-style note.
  */
-export type MemorySource = 'extracted' | 'explicit' | 'project_file';
+/** `compaction_summary`: an auto or manual compaction's summary, kept so the next session can pick up there. */
+export type MemorySource = 'extracted' | 'explicit' | 'project_file' | 'compaction_summary';
 
 /**
  * Where a memory came from. `user`: the person wrote it (the memory panel, or a prompt they

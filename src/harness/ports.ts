@@ -303,11 +303,13 @@ export interface UserToolRunner {
  * - `close` ends the connection (stops an in-page server's worker); calling it twice is harmless.
  */
 export interface McpConnector {
+  /** Whether this host can start stdio servers (local processes): the headless runner can, a browser cannot. */
+  readonly startsProcesses?: boolean;
   connect(spec: McpServerSpec, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<McpConnection>;
 }
 
 export interface McpConnection {
-  readonly transport: 'http' | 'sse' | 'in-page';
+  readonly transport: 'http' | 'sse' | 'in-page' | 'stdio';
   readonly serverName?: string;
   readonly serverVersion?: string;
   listTools(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<unknown[]>;

@@ -350,9 +350,12 @@ type EventBody =
       terms: string[];
     }
   | {
-      /** Facts kept after an exchange: by a model call, or by the deterministic rules. */
+      /**
+       * Facts kept after an exchange (by a model call, or by the deterministic rules), or a
+       * compaction's summary kept for the next session (`compaction`).
+       */
       type: 'memory.extracted';
-      via: 'model' | 'rules';
+      via: 'model' | 'rules' | 'compaction';
       added: { id: string; content: string; source: MemorySource }[];
       /** Facts dropped because an entry already says the same (normalised text). */
       duplicates: { content: string; of: string }[];
@@ -401,6 +404,11 @@ type EventBody =
       depth: number;
       /** Why its definition's mode was not used, when it was not. */
       note?: string;
+      /**
+       * Present when an `agent` call with `resume` continued this same agent (same `childAgentId`):
+       * it goes on from its `priorMessages` earlier messages, after `runs` earlier runs.
+       */
+      resumed?: { priorMessages: number; runs: number };
     }
   | {
       /** The subagent's loop ended; `finalText` (plus a usage trailer) is all the parent's model gets. */

@@ -38,7 +38,7 @@ export async function connectSdk(transport: Transport, kind: McpConnection['tran
     await withScopedSignal(opts.signal, (signal) => client.connect(recorder, { timeout: opts.timeoutMs, ...(signal ? { signal } : {}) }));
   } catch (e) {
     await client.close().catch(() => undefined);
-    throw new Error(describeError(e, opts.timeoutMs, where('initialize')), { cause: e });
+    throw new Error(describeError(e, opts.timeoutMs, where('initialize'), opts.signal), { cause: e });
   }
   const info = client.getServerVersion();
   return {
@@ -57,7 +57,7 @@ export async function connectSdk(transport: Transport, kind: McpConnection['tran
           out.push(...r.tools);
           cursor = r.nextCursor;
         } catch (e) {
-          throw new Error(describeError(e, o.timeoutMs, where('tools/list')), { cause: e });
+          throw new Error(describeError(e, o.timeoutMs, where('tools/list'), o.signal), { cause: e });
         }
         if (!cursor) break;
       }
@@ -72,7 +72,7 @@ export async function connectSdk(transport: Transport, kind: McpConnection['tran
       } catch (e) {
         const exchange = recorder.take(name, args);
         // The tool result names the server and tool already (`mcpFailureOutcome`).
-        return { ok: false, message: describeError(e, o.timeoutMs, { method: 'tools/call' }), ...(exchange ? { exchange } : {}) };
+        return { ok: false, message: describeError(e, o.timeoutMs, { method: 'tools/call' }, o.signal), ...(exchange ? { exchange } : {}) };
       }
     },
     async close() {
@@ -84,8 +84,11 @@ export async function connectSdk(transport: Transport, kind: McpConnection['tran
 /**
  * An SDK or network error as one sentence a user can act on. With `where`, an answer that is not
  * JSON-RPC or fails the method's schema names the server, the method and the first problem.
+ * With the caller's `signal` aborted, it was a stop: the SDK reports an aborted request as a
+ * JSON-RPC timeout (-32001), which would tell the model the server timed out.
  */
-export function describeError(e: unknown, timeoutMs: number, where?: { server?: string; method: string }): string {
+export function describeError(e: unknown, timeoutMs: number, where?: { server?: string; method: string }, signal?: AbortSignal): string {
+  if (signal?.aborted) return 'stopped (the run was aborted)';
   const err = e as { code?: unknown; message?: unknown; name?: unknown; cause?: { code?: unknown; message?: unknown } };
   const message = typeof err?.message === 'string' ? err.message : String(e);
   const invalid = schemaProblem(e);

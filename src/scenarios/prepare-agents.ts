@@ -7,6 +7,11 @@ import { agentTools, type AgentFeature } from '../harness/agents/index.ts';
 
 /** Every agent feature: what a live run offers, whatever the scenario opted into. */
 export const ALL_AGENT_FEATURES: AgentFeature[] = ['skills', 'tasks', 'background'];
+
+/** What a live run offers: every agent feature, and teams too when the person turned them on in Settings. */
+export function liveAgentFeatures(prefs: { teamsLive: boolean }): AgentFeature[] {
+  return prefs.teamsLive ? [...ALL_AGENT_FEATURES, 'teams'] : ALL_AGENT_FEATURES;
+}
 import { builtinSkills, mergeCatalogs, PROJECT_SKILLS_DIR, sandboxSkills, type SkillCatalog, type SkillFile } from '../harness/agents/index.ts';
 import { combinedInbox, scriptedSteering, type SteeringInbox } from '../harness/agents/index.ts';
 import type { LoopInput } from '../harness/index.ts';

@@ -26,6 +26,7 @@ import { prepareMemory } from '../harness/memory/index.ts';
 import { withUserContent } from '../harness/index.ts';
 import { mergeSettings, permissionContextOf, resolveMode, type ScopedSettings } from '../harness/settings/index.ts';
 import { applyTrust } from '../harness/trust/index.ts';
+import { loadCommands } from '../harness/commands/index.ts';
 import { documentKey } from '../harness/trust/index.ts';
 import { memoryStoreForRun, type RunDocument } from './memory-policy.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
@@ -60,6 +61,11 @@ export type PrepareOptions = {
   modelId?: string;
   /** Overrides the scenario's prompt. */
   prompt?: string;
+  /**
+   * A new conversation after `/clear`: the sandbox keeps its files (nothing is seeded again) and
+   * SessionStart already fired with source `clear`, so it does not fire `startup` now.
+   */
+  afterClear?: boolean;
   /** Earlier messages of this conversation, for a follow-up prompt; files are seeded only when empty. */
   history?: Message[];
   clock?: Clock;
@@ -139,6 +145,12 @@ export type PrepareOptions = {
   steering?: SteeringInbox;
   /** Agent tools on top of the scenario's `settings.agentTools` (a live run offers them all). */
   agentTools?: AgentFeature[];
+  /**
+   * Model-written memories: after a completed live run, the live model is asked what to remember
+   * (a bounded no-tools call) besides the rules. Only where the store may be written (the user's
+   * own prompt, or a trusted document); a scripted replay keeps the deterministic rules.
+   */
+  memoryByModel?: boolean;
   /** The environment's model alias targets / subagent model (the headless runner reads them). */
   modelAliases?: ModelAliasOverrides;
   /** MCP servers: the session's registry, or a connector for this run's `.mcp.json` (see prepare-mcp.ts). */
@@ -181,7 +193,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const { scenario, sandbox } = opts;
   const clock = opts.clock ?? realClock;
   const history = opts.history ?? [];
-  if (history.length === 0) {
+  if (history.length === 0 && !opts.afterClear) {
     await seedFiles(sandbox, scenario.files);
     if (scenario.settings.git?.init) await seedGitRepo(sandbox, scenario.settings.git.message);
   }
@@ -238,6 +250,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
 
   // The approval keys (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) count from every scope, the sandbox's own files too.
   const mcpRun = await prepareMcp(opts.mcp, { scenario, sandbox, trusted: opts.trusted ?? false, settingsScopes: scopes, now: () => clock.now(), ...(opts.signal ? { signal: opts.signal } : {}) });
+  // Custom slash commands: listed always, run only when the document is trusted (their prompt and allowed-tools act).
+  const commands = await loadCommands(sandbox.fs, sandbox.workdir, { trusted: opts.trusted ?? false });
   const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
   // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
   const live = opts.model;
@@ -295,7 +309,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     maxTurns: scenario.settings.maxTurns,
     cwd: sandbox.workdir,
     permissions,
-    ...(opts.sessionStart ? { sessionStart: opts.sessionStart } : history.length === 0 ? { sessionStart: 'startup' as const } : {}),
+    ...(opts.sessionStart ? { sessionStart: opts.sessionStart } : history.length === 0 && !opts.afterClear ? { sessionStart: 'startup' as const } : {}),
     ...(opts.sessionEnd ? { sessionEnd: opts.sessionEnd } : {}),
     ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
     ...(opts.contextState ? { contextState: opts.contextState } : {}),
@@ -306,6 +320,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     ...(fromSandbox.event ? { settingsRead: { ...fromSandbox.event, mode: permissions.mode, modeFrom: opts.mode && permissions.mode === opts.mode ? 'you' : merged.modeSource } } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...agents.input,
+    ...(commands.commands.length > 0 || commands.problems.length > 0 ? { commands } : {}),
     ...(mcpRun.events.length ? { preludeEvents: mcpRun.events } : {}),
     ...moneyInput(opts, scenario),
   };
@@ -324,11 +339,12 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
             store: opts.memoryStore,
             document,
             trusted: opts.trusted ?? false,
-            promptFrom: opts.promptFrom ?? (opts.prompt === undefined ? 'document' : 'user'),
+            promptFrom: promptFromOf(opts),
             ...(opts.memorySessionId ? { sessionId: opts.memorySessionId } : opts.sessionId ? { sessionId: opts.sessionId } : {}),
           }),
         }
       : {}),
+    ...(opts.memoryByModel && opts.model && opts.memoryStore && memoryWritable(opts) ? { memoryModel: { client: opts.model, model: modelId } } : {}),
     // A scripted model has no turn to spare for a summary: summarise without a model.
     ...(opts.model ? {} : { summarize: deterministicSummarizer }),
   };
@@ -345,6 +361,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
 
 /** The user's own memory file, as an imported `~/.claude/` brings it: seeded into the sandbox's home. */
 export const USER_MEMORY_FILE = '~/.claude/CLAUDE.md';
+/** The user's own slash commands (`~/.claude/commands/*.md`): seeded into the sandbox's home too. */
+const USER_COMMANDS_PREFIX = '~/.claude/commands/';
 
 /** The budget and the fallback model: the caller's over the scenario's. */
 function moneyInput(opts: PrepareOptions, scenario: Scenario): Pick<LoopInput, 'budget' | 'fallbackModel'> {
@@ -358,7 +376,18 @@ function moneyInput(opts: PrepareOptions, scenario: Scenario): Pick<LoopInput, '
 
 async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
-    // Only the user's CLAUDE.md goes to the home directory; every other path stays under the project.
-    await sandbox.fs.writeFile(path === USER_MEMORY_FILE ? `${HOME_DIR}/.claude/CLAUDE.md` : `${sandbox.workdir}/${path}`, content);
+    // Only the user's CLAUDE.md and commands go to the home directory; every other path stays under the project.
+    const home = path === USER_MEMORY_FILE || path.startsWith(USER_COMMANDS_PREFIX);
+    await sandbox.fs.writeFile(home ? `${HOME_DIR}/${path.slice(2)}` : `${sandbox.workdir}/${path}`, content);
   }
+}
+
+/** Whose words the run's prompt is: the document's own unless the person typed one. */
+function promptFromOf(opts: Pick<PrepareOptions, 'promptFrom' | 'prompt'>): 'user' | 'document' {
+  return opts.promptFrom ?? (opts.prompt === undefined ? 'document' : 'user');
+}
+
+/** Whether this run's memories may be saved at all (`memoryStoreForRun` refuses an untrusted document's). */
+function memoryWritable(opts: Pick<PrepareOptions, 'promptFrom' | 'prompt' | 'trusted'>): boolean {
+  return promptFromOf(opts) === 'user' || opts.trusted === true;
 }

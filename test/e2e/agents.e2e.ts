@@ -27,6 +27,12 @@ test('the task board follows the graph as events arrive: blocked tasks say what 
     '3: blocked by #2',
   ]);
   expect(await page.getByTestId('task-summary').textContent()).toContain('can start now: #1');
+  // Each card shows its priority (Claude Code's high / medium / low; none given = medium).
+  expect(await page.getByTestId('task-board').locator('[data-testid="task-card"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-task')} ${e.querySelector('[data-testid="task-priority"]')?.textContent}`))).toEqual([
+    '1 medium',
+    '2 high',
+    '3 low',
+  ]);
 
   await page.getByTestId('question-choice').nth(1).click();
   await page.getByTestId('question-answer').waitFor();

@@ -12,6 +12,7 @@ describe('subagent definitions', () => {
     const r = parseDefinition('.claude/agents/test-runner.md', text);
     expect(r).toEqual({
       ok: true,
+      warnings: [],
       definition: {
         name: 'test-runner',
         description: 'Runs the tests and reports failures',

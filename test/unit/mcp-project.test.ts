@@ -9,7 +9,7 @@ import { createNodeMcpConnector } from '../../src/mcp/node.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 
 describe('readMcpJson', () => {
-  it('reads http, sse and in-page servers; lists stdio and bad entries as problems, keeps the rest', () => {
+  it('reads http, sse, in-page and stdio servers; lists bad entries as problems, keeps the rest', () => {
     const r = mcp.readMcpJson(
       JSON.stringify({
         mcpServers: {
@@ -17,7 +17,8 @@ describe('readMcpJson', () => {
           old: { type: 'sse', url: 'https://old.example.com/sse' },
           calc: { type: 'in-page', file: 'mcp/calc.js' },
           inline: { type: 'in-page', source: 'server.name = "x";' },
-          local: { command: 'npx', args: ['some-server'] },
+          local: { command: 'npx', args: ['some-server'], env: { TOKEN_FILE: 't' } },
+          noCommand: { type: 'stdio', command: '' },
           broken: { type: 'http', url: 'not a url' },
           empty: { type: 'in-page' },
         },
@@ -28,10 +29,12 @@ describe('readMcpJson', () => {
       ['old', 'sse', null],
       ['calc', 'in-page', 'mcp/calc.js'],
       ['inline', 'in-page', null],
+      ['local', 'stdio', null],
     ]);
     expect(r.servers[0]!.spec.headers).toEqual({ 'x-k': 'v' });
-    expect(r.problems.map((p) => p.server)).toEqual(['local', 'broken', 'empty']);
-    expect(r.problems[0]!.message).toMatch(/stdio server.*cannot start processes/);
+    expect(r.servers[4]!.spec).toMatchObject({ command: 'npx', args: ['some-server'], env: { TOKEN_FILE: 't' } });
+    expect(r.problems.map((p) => p.server)).toEqual(['noCommand', 'broken', 'empty']);
+    expect(r.problems[0]!.message).toMatch(/stdio server "noCommand": command/);
   });
   it('bad JSON and a missing mcpServers are one problem each, not a throw', () => {
     expect(mcp.readMcpJson('{').problems[0]!.message).toMatch(/not valid JSON/);
@@ -106,6 +109,8 @@ describe('syncProjectServers', () => {
       'other:trust',
       'gone:config',
     ]);
+    // A connector that cannot start processes (the browser's): the stdio server is a config problem that says so.
+    expect(all.find((e) => e.type === 'mcp.error' && (e as { server: string }).server === 'local')).toMatchObject({ message: expect.stringMatching(/stdio server.*cannot start processes/) });
     expect(all.map((e) => e.type)).toContain('mcp.connect');
     expect(all.map((e) => e.type)).toContain('mcp.tools');
     await registry.closeAll();

@@ -10,20 +10,23 @@ import { createScriptedClient, type ScriptedClient } from '../../src/model/scrip
 import { scriptedAgentModels, type AgentScripts } from '../../src/model/scripted/agent-scripts.ts';
 import type { ScriptedBlock, ScriptedTurn } from '../../src/model/scripted/script.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
+import type { AnyTool } from '../../src/harness/tools/tool.ts';
+import type { Sandbox } from '../../src/harness/ports.ts';
 
 export type TeamSetup = { input: LoopInput; deps: LoopDeps; client: ScriptedClient; clock: FakeClock; team: Team };
 
-export async function teamSetup(lead: ScriptedTurn[], scripts: AgentScripts, opts: { files?: Record<string, string>; runtime?: Partial<TeamRuntime>; signal?: AbortSignal } = {}): Promise<TeamSetup> {
+export async function teamSetup(lead: ScriptedTurn[], scripts: AgentScripts, opts: { files?: Record<string, string>; runtime?: Partial<TeamRuntime>; signal?: AbortSignal; /** Another sandbox (e.g. the worker one) instead of a fresh just-bash. */ sandbox?: Sandbox; /** More tools for every agent (e.g. an MCP registry's). */ tools?: () => AnyTool[] } = {}): Promise<TeamSetup> {
   const clock = new FakeClock();
   const ids = new SequentialIds();
   const client = createScriptedClient(lead);
-  const sandbox = await createJustBashSandbox({ files: opts.files ?? {} });
+  const sandbox = opts.sandbox ?? (await createJustBashSandbox({ files: opts.files ?? {} }));
+  const extra = opts.tools ?? (() => []);
   const permissions = { mode: 'bypassPermissions' as const, rules: [], workdir: WORKDIR };
   const { team, tools } = teamTools({
     sandbox,
     clock,
     ids,
-    tools: () => [...builtinTools(), ...taskTools()],
+    tools: () => [...builtinTools(), ...taskTools(), ...extra()],
     modelFor: scriptedAgentModels(scripts),
     modelId: 'test-model',
     maxTokens: 1024,
@@ -34,7 +37,7 @@ export async function teamSetup(lead: ScriptedTurn[], scripts: AgentScripts, opt
   const input: LoopInput = {
     messages: [{ role: 'user', content: 'Lead the team.' }],
     system: 'You are the lead.',
-    tools: [...builtinTools(), ...taskTools(), ...tools],
+    tools: [...builtinTools(), ...taskTools(), ...extra(), ...tools],
     model: 'test-model',
     maxTokens: 1024,
     maxTurns: 30,

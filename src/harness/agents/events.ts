@@ -55,7 +55,25 @@ export type AgentEventBody<R extends string = string> =
       granted: string[];
     }
   | { /** A task was added to `.tasks/`; `tasks` is the whole graph after it. */ type: 'task.created'; task: Task; tasks: Task[] }
-  | { /** A slash command typed as the prompt (`/compact focus on the tests`); the loop runs it instead of asking the model. */ type: 'slash.command'; name: string; args: string }
+  | {
+      /** A slash command typed as the prompt (`/compact focus on the tests`); the loop runs it instead of asking the model, or expands a custom one. */
+      type: 'slash.command';
+      name: string;
+      args: string;
+      /** `builtin` (Claude Code's own), `custom` (`.claude/commands/*.md`, expanded into the prompt), `unknown` (nothing ran), `untrusted` (a custom command of an untrusted document: not run). */
+      kind?: 'builtin' | 'custom' | 'unknown' | 'untrusted';
+      /** The page's panel this command opens (`/cost` → `cost`). */
+      panel?: string;
+      /** What the command prints headless (`/context`'s breakdown); the page shows its panel instead. */
+      output?: string;
+      /** A custom command: its file, and the rules its `allowed-tools` grant for this prompt only. */
+      path?: string;
+      allowedTools?: string[];
+      /** A custom command's `model:` for this prompt. */
+      model?: string;
+      /** Warnings about the command (an `allowed-tools` entry naming no tool here, an invalid rule). */
+      warnings?: string[];
+    }
   | { /** The run's permission mode changed (an approved plan: `exit_plan_mode`); later calls are judged in `to`. */ type: 'permission.mode_changed'; from: string; to: string; why: string }
   | { /** A task changed (status, owner, wording, dependencies); `tasks` is the whole graph after it. */ type: 'task.updated'; task: Task; changes: string[]; tasks: Task[] }
   | { /** The model listed the tasks; the board as read from `.tasks/`. */ type: 'task.listed'; tasks: Task[] }

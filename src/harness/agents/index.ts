@@ -6,7 +6,7 @@ export { BackgroundJobs, JOB_OUTPUT_CAP, type BackgroundJob, type JobStatus } fr
 export { notificationText, jobSummary } from './background/notification.ts';
 export { bashOutputTool, killShellTool } from './background/tools.ts';
 export { SteeringQueue, scriptedSteering, combinedInbox, parseSteerFile, steeringText, type SteeringInbox, type SteeringMessage, type ScriptedSteer } from './steering/inbox.ts';
-export { boardOf, checkClaim, cycleVia, unknownDependencies, type Task, type TaskStatus, type Board, type BoardTask } from './tasks/graph.ts';
+export { boardOf, checkClaim, claimOrder, cycleVia, priorityOf, unknownDependencies, TASK_PRIORITIES, DEFAULT_PRIORITY, type Task, type TaskStatus, type TaskPriority, type Board, type BoardTask } from './tasks/graph.ts';
 export { readTasks, TASKS_DIR } from './tasks/store.ts';
 export { taskTools, taskCreateTool, taskListTool, taskGetTool, taskUpdateTool, boardText } from './tasks/tools.ts';
 export { parseSkillFile, type Skill, type SkillOrigin, type SkillProblem } from './skills/skill-file.ts';

@@ -12,6 +12,11 @@ import type { Settings } from '../settings/schema.ts';
 import { findJsonProblem } from '../settings/json-check.ts';
 import { parseSkillFile } from '../agents/skills/skill-file.ts';
 import { parseDefinition } from '../agents/subagents/definitions.ts';
+import { parseCommandFile } from '../commands/command-file.ts';
+import { toolListWarnings } from '../permissions/tool-names.ts';
+
+/** The 1-based line of a frontmatter key (`tools:`), or 1. */
+const lineOfKey = (text: string, key: string) => text.split('\n').findIndex((l) => l.startsWith(`${key}:`)) + 1 || 1;
 import { classifyPath, USER_PREFIX } from './paths.ts';
 import { isProjectRelativePath } from '../util/paths.ts';
 
@@ -121,14 +126,20 @@ export function loadClaudeDir(files: Readonly<Record<string, string>>): ClaudeDi
         if (kind.main) {
           const parsed = parseSkillFile(text, path, kind.name);
           if (!parsed.ok) out.problems.push({ file: path, line: parsed.problem.line ?? 1, message: parsed.problem.message });
-          else out.skills.push({ name: parsed.name, file: path, scripts: [] });
+          else {
+            out.skills.push({ name: parsed.name, file: path, scripts: [] });
+            for (const w of parsed.warnings) out.problems.push({ file: path, line: lineOfKey(text, 'allowed-tools'), message: `warning: ${w}` });
+          }
         }
         break;
       }
       case 'agent': {
         const parsed = parseDefinition(path, text);
         if (!parsed.ok) out.problems.push({ file: path, line: parsed.problem.line, message: parsed.problem.message });
-        else out.agents.push(path);
+        else {
+          out.agents.push(path);
+          for (const w of parsed.warnings) out.problems.push({ file: path, line: lineOfKey(text, 'tools'), message: `warning: ${w}` });
+        }
         if (kind.user) out.notes.push(`${path}: your own agents are listed, not loaded (only the project's .claude/agents/ is)`);
         break;
       }
@@ -143,8 +154,16 @@ export function loadClaudeDir(files: Readonly<Record<string, string>>): ClaudeDi
       case 'hook-script':
         out.hookScripts.push(path);
         break;
-      case 'other':
-        if (userFile) out.notes.push(`${path}: not a file Claude Code reads from ~/.claude; left out`);
+      case 'other': {
+        // A custom slash command (project or ~/.claude): its allowed-tools warn like a skill's.
+        if (/^(\.claude|~\/\.claude)\/commands\/.+\.md$/.test(path)) {
+          const parsed = parseCommandFile(text, path, userFile ? 'user' : 'project');
+          if (!parsed.ok) out.problems.push({ file: path, line: parsed.problem.line ?? 1, message: parsed.problem.message });
+          else for (const w of toolListWarnings(parsed.command.allowedTools, 'allowed-tools')) out.problems.push({ file: path, line: lineOfKey(text, 'allowed-tools'), message: `warning: ${w}` });
+          if (userFile) out.sandboxFiles[path] = text;
+        } else if (userFile) out.notes.push(`${path}: not a file Claude Code reads from ~/.claude; left out`);
+        break;
+      }
     }
   }
   for (const skill of out.skills) {

@@ -57,13 +57,12 @@ async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | n
 
   try {
     yield* runStartEvents(input, deps, env);
-    const last = state.messages[state.messages.length - 1];
-    if (last?.role === 'user') {
-      yield emit.stamp({ type: 'message.appended', origin: 'user', message: last, index: state.messages.length - 1 });
-    }
-    // The slash site: `/compact [instructions]` summarises now and ends the run.
-    const slash = yield* slashSite(state, emit, context);
-    if (slash) return slash;
+    // The slash site: a built-in command runs and ends the run; a custom one expands into the prompt.
+    const slash = yield* slashSite(input, state, emit, { context, hooks });
+    if ('done' in slash) return slash.done;
+    state = slash.state;
+    // A custom command's `allowed-tools`: allowed without asking for this prompt's run only.
+    if (slash.allow.length > 0) env.toolSite = { ...env.toolSite, permissions: { ...env.toolSite.permissions, rules: [...env.toolSite.permissions.rules, ...slash.allow] } };
     // The prompt site: SessionStart and UserPromptSubmit hooks.
     const started = yield* promptSite(input, state, emit, hooks);
     if ('done' in started) return started.done;

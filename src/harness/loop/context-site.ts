@@ -7,6 +7,7 @@ import { prepareContext, reactiveCompact, type PrepareContextArgs, type Prepared
 import type { ContextState } from '../context/state.ts';
 import { modelSummarizer, type Summarize } from '../context/summarizer.ts';
 import { compareEstimate } from '../context/tokens.ts';
+import { rememberSummary } from '../memory/summary-memory.ts';
 import type { Message, ModelRequest, ToolSchema } from '../messages.ts';
 import type { TraceEvent, TraceEventBody } from '../trace.ts';
 import type { RunEmitter } from './emitter.ts';
@@ -79,6 +80,12 @@ export function createContextSite(opts: {
       const buffered: TraceEvent[] = [];
       await drainInto(fireHook({ event: 'PostCompact', trigger: manual ? 'manual' : 'auto', summary: prep.compaction.summary }, hooks), (e) => buffered.push(emit.stamp(e)));
       yield* buffered;
+      // The summary is where this session got to: kept as a memory for the next one (memory/summary-memory.ts).
+      // The main agent's only: a subagent's summary is of its own side task.
+      if (deps.memoryStore && !deps.subagent && prep.committed) {
+        const trigger = manual ? 'manual' : prep.compaction.trigger;
+        yield emit.stamp(await rememberSummary({ store: deps.memoryStore, summary: prep.compaction.summary, trigger, turn: emit.turn, ids: deps.ids, now: deps.clock.now() }));
+      }
     }
     return prep;
   }

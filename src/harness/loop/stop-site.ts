@@ -14,7 +14,7 @@ import { drainInto, fireHook, type HookSiteEnv } from './hook-site.ts';
 import { stopHookFeedback } from './meta-messages.ts';
 import type { LoopBudgets, LoopDeps, LoopState, RunResult } from './types.ts';
 
-export type StopSiteEnv = { emit: RunEmitter; hooks: HookSiteEnv; budgets: LoopBudgets; deps: Pick<LoopDeps, 'subagent' | 'memoryStore' | 'ids' | 'clock'> };
+export type StopSiteEnv = { emit: RunEmitter; hooks: HookSiteEnv; budgets: LoopBudgets; deps: Pick<LoopDeps, 'subagent' | 'memoryStore' | 'memoryModel' | 'ids' | 'clock'> };
 
 /** `state` is the run after this reply (its `transition` is why the reply was asked for). */
 export async function* stopSite(state: LoopState, assistant: Message, env: StopSiteEnv): AsyncGenerator<TraceEvent, { state: LoopState } | { done: RunResult }> {
@@ -43,6 +43,11 @@ export async function* stopSite(state: LoopState, assistant: Message, env: StopS
     // Facts the person asked to keep ("remember: …") go to the memory store for later sessions.
     const extracted = await rememberExchange({ store: deps.memoryStore, messages: state.messages, ids: deps.ids, now: deps.clock.now() });
     if (extracted.added.length > 0 || extracted.problems.length > 0) yield emit.stamp(extracted);
+    // Model-written memories: a bounded call asks what else is worth keeping; always reported, it cost a call.
+    if (deps.memoryModel && !deps.subagent && !hooks.signal.aborted) {
+      const m = deps.memoryModel;
+      yield emit.stamp(await rememberExchange({ store: deps.memoryStore, messages: state.messages, ids: deps.ids, now: deps.clock.now(), model: { client: m.client, model: m.model, signal: hooks.signal } }));
+    }
   }
   return { done: yield* emit.exit('completed', state, undefined, why) };
 }

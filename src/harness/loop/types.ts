@@ -21,6 +21,7 @@ import type { SteeringInbox } from '../agents/steering/inbox.ts';
 import type { SkillCatalog } from '../agents/skills/catalog.ts';
 import type { TodoItem } from '../agents/todos/todo-tool.ts';
 import type { RunBudget } from '../cost/budget.ts';
+import type { CommandCatalog } from '../commands/load-commands.ts';
 
 export type LoopInput = {
   /** History so far, ending with the new user prompt. */
@@ -71,6 +72,8 @@ export type LoopInput = {
   steering?: SteeringInbox;
   /** The skills of this run (the `skill` tool is in `tools`); announced at the start, re-attached after a compact. */
   skills?: SkillCatalog;
+  /** The custom slash commands (`.claude/commands/*.md`, `~/.claude/commands/`); refused when not trusted. */
+  commands?: CommandCatalog;
   /** What happened while the run was prepared (MCP servers connecting, `src/harness/mcp/`), emitted after `run.start`. */
   preludeEvents?: TraceEventBody[];
   // money (src/harness/cost/)
@@ -127,6 +130,13 @@ export type LoopDeps = {
   summarize?: Summarize;
   /** Where facts worth keeping go after a completed run (rules-based extraction). */
   memoryStore?: MemoryStore;
+  /**
+   * With `memoryStore`: after a completed run a short no-tools call (`memory/extract-prompt.ts`,
+   * at most 600 output tokens) asks this model what to remember, besides the rules. Give it only
+   * when the store may be written (trusted or the user's own prompt); absent: rules only, as in
+   * scripted replays.
+   */
+  memoryModel?: { client: ModelClient; model: string };
   /** A subagent's loop: the parent's `agent` call, stamped on every event. */
   parentToolUseId?: string;
   /** Set for a subagent: its stop site fires SubagentStop (with this type) instead of Stop. */

@@ -9,7 +9,7 @@ export type McpEventBody =
       /** A server finished the initialize handshake. */
       type: 'mcp.connect';
       server: string;
-      transport: 'http' | 'sse' | 'in-page';
+      transport: 'http' | 'sse' | 'in-page' | 'stdio';
       url?: string;
       serverName?: string;
       serverVersion?: string;

@@ -1,7 +1,8 @@
 /**
  * `.mcp.json`, Claude Code's project server file: `{ "mcpServers": { "<name>": { … } } }` with
- * `type: "http" | "sse"` + `url` (+ `headers`), or `command` + `args` (stdio). A browser has no
- * processes, so stdio servers are listed as unsupported rather than dropped silently. This
+ * `type: "http" | "sse"` + `url` (+ `headers`), or `command` + `args` + `env` (stdio). Stdio servers
+ * are read like the others; only a host that can start processes (the headless runner) connects
+ * them, and the browser's connector refuses them with a clear message. This
  * playground adds `type: "in-page"` with the server's JavaScript inline (`source`) or in a file of
  * the project (`file`, relative to the project), run in the isolated user-code runtime.
  *
@@ -22,7 +23,13 @@ const inPage = z.object({
   file: z.string().min(1).optional(),
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
 });
-const stdio = z.object({ type: z.literal('stdio').optional(), command: z.string(), args: z.array(z.string()).optional() });
+const stdio = z.object({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  timeoutMs: z.number().int().min(100).max(600_000).optional(),
+});
 
 /** A server read from the file; `file` still to be read from the sandbox for in-page servers. */
 export type McpJsonServer = { spec: McpServerSpec; file?: string };
@@ -56,8 +63,15 @@ export function readMcpJson(text: string, path = '.mcp.json'): McpJsonReading {
       servers.push(r.data.file && !r.data.source ? { spec, file: r.data.file } : { spec });
       continue;
     }
-    if (stdio.safeParse(entry).success && (entry as { url?: unknown }).url === undefined) {
-      problems.push({ server: name, message: `${path}: "${name}" is a stdio server (a local command); a browser cannot start processes. Use an http or in-page server.` });
+    if ((type === undefined || type === 'stdio') && (entry as { command?: unknown } | null)?.command !== undefined) {
+      const r = stdio.safeParse(entry);
+      if (!r.success) {
+        const issue = r.error.issues[0];
+        problems.push({ server: name, message: `${path}: stdio server "${name}": ${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}` });
+        continue;
+      }
+      const { command, args, env, timeoutMs } = r.data;
+      servers.push({ spec: { name, transport: 'stdio', scope: 'project', command, ...(args ? { args } : {}), ...(env ? { env } : {}), ...(timeoutMs ? { timeoutMs } : {}) } });
       continue;
     }
     const r = remote.safeParse(entry);

@@ -6,7 +6,7 @@
  * otherwise approve its own servers); the disabling one counts from anywhere.
  *
  * The user's own answer is kept per document and per server *as it is*: `projectApprovalKey` is the
- * document's trust key with the server's name, transport, URL (or in-page code) and header names,
+ * document's trust key with the server's name, transport, URL (in-page code, stdio command line) and header (env) names,
  * so approving `docs` for one link does not let another link's `docs` (another URL, other headers)
  * connect.
  */
@@ -22,9 +22,10 @@ export type McpApprovalSettings = {
 export type McpApproval = { approved: true } | { approved: false; reason: string };
 
 /** What the user's approval of a project server is kept under: this document, this server as it is. */
-export function projectApprovalKey(document: string, spec: Pick<McpServerSpec, 'name' | 'transport' | 'url' | 'headers' | 'source'> & { file?: string }): string {
-  const where = spec.url ?? (spec.file ? `file:${spec.file}` : `source:${hash53(spec.source ?? '').toString(36)}`);
-  return JSON.stringify([document, spec.name, spec.transport, where, Object.keys(spec.headers ?? {}).sort()]);
+export function projectApprovalKey(document: string, spec: Pick<McpServerSpec, 'name' | 'transport' | 'url' | 'headers' | 'source' | 'command' | 'args' | 'env'> & { file?: string }): string {
+  // A stdio server is approved as the exact command line it runs, with its environment's names.
+  const where = spec.command !== undefined ? `command:${JSON.stringify([spec.command, ...(spec.args ?? [])])}` : (spec.url ?? (spec.file ? `file:${spec.file}` : `source:${hash53(spec.source ?? '').toString(36)}`));
+  return JSON.stringify([document, spec.name, spec.transport, where, Object.keys(spec.headers ?? spec.env ?? {}).sort()]);
 }
 
 /** `approvalKey`: the server's `projectApprovalKey` (what `userApproved` holds); the bare name when absent. */

@@ -2,7 +2,7 @@
  * The project's servers: `.mcp.json` at the top of the working directory, read at each run start
  * (as Claude Code reads it at start-up), approved or blocked (`project-trust.ts`), and synced into
  * the registry. In-page servers named by `file` get that file's text as their source. Problems
- * (bad JSON, an unreadable file, a stdio server) become `mcp.error` events with `phase: "config"`;
+ * (bad JSON, an unreadable file, a stdio server where no process can start) become `mcp.error` events with `phase: "config"`;
  * the other servers still load.
  */
 import type { SandboxFs } from '../ports.ts';
@@ -45,6 +45,10 @@ export async function syncProjectServers(input: ProjectServersInput): Promise<Tr
   for (const p of reading.problems) events.push({ type: 'mcp.error', server: p.server ?? MCP_JSON, phase: 'config', message: p.message });
   const keep = new Set<string>();
   for (const { spec, file } of reading.servers) {
+    if (spec.transport === 'stdio' && !registry.startsProcesses()) {
+      events.push({ type: 'mcp.error', server: spec.name, phase: 'config', message: `${MCP_JSON}: "${spec.name}" is a stdio server (a local command); a browser cannot start processes. Use an http or in-page server, or run the folder headless.` });
+      continue;
+    }
     keep.add(spec.name);
     const approvalKey = projectApprovalKey(input.document ?? '', { ...spec, ...(file ? { file } : {}) });
     const approval = projectServerApproval(spec.name, input.settings, { trusted: input.trusted, approvalKey, ...(input.userApproved ? { userApproved: input.userApproved } : {}) });

@@ -44,6 +44,11 @@ export class McpRegistry {
     private readonly connectTimeoutMs = DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   ) {}
 
+  /** Whether stdio servers can start here (the connector is a Node host's). */
+  startsProcesses(): boolean {
+    return this.connector?.startsProcesses === true;
+  }
+
   /** Calls `fn` after every state change (for the panel); returns the unsubscribe. */
   subscribe(fn: () => void): () => void {
     this.#listeners.add(fn);

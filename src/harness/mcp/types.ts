@@ -15,8 +15,12 @@ export type McpServerScope = 'project' | 'scenario' | 'user';
 export type McpServerSpec = {
   /** As written in the config; the tool prefix uses its sanitised form. */
   name: string;
-  transport: 'http' | 'sse' | 'in-page';
+  transport: 'http' | 'sse' | 'in-page' | 'stdio';
   url?: string;
+  /** A stdio server's command, its arguments and extra environment (`.mcp.json` `command`, `args`, `env`); only a Node host can start it. */
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
   /** Extra request headers for remote servers (`.mcp.json` `headers`). */
   headers?: Record<string, string>;
   source?: string;

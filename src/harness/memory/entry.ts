@@ -5,7 +5,7 @@
 import type { MemoryEntry, MemorySource } from '../ports.ts';
 import { parseOrigin } from './origin.ts';
 
-export const MEMORY_SOURCES: readonly MemorySource[] = ['extracted', 'explicit', 'project_file'];
+export const MEMORY_SOURCES: readonly MemorySource[] = ['extracted', 'explicit', 'project_file', 'compaction_summary'];
 
 /** Longest fact kept; a memory is a sentence or two, not a whole file. */
 export const MAX_MEMORY_CHARS = 1_000;

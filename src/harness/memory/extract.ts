@@ -95,6 +95,11 @@ function assemble(
   for (const f of found) {
     const key = normalizeFact(f.content);
     if (key === '') continue;
+    // Memories are plain text in storage and go into later prompts: a credential never becomes one.
+    if (looksLikeSecret(f.content)) {
+      problems.push('a fact that looks like a secret (an API key or token) was not kept');
+      continue;
+    }
     const of = known.get(key);
     if (of !== undefined) {
       duplicates.push({ content: f.content, of });
@@ -115,6 +120,13 @@ function assemble(
     entries,
     event: { type: 'memory.extracted', via, added: entries.map((e) => ({ id: e.id, content: e.content, source: e.source })), duplicates, problems },
   };
+}
+
+/** An Anthropic key (`sk-ant-…`), another `sk-…` key, or a long token after key / token / secret / password. */
+const SECRET = /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}|\b(?:api[_ -]?key|token|secret|password)\b\W{0,3}\s*[A-Za-z0-9_\-./+=]{16,}/i;
+
+export function looksLikeSecret(text: string): boolean {
+  return SECRET.test(text);
 }
 
 function capitalise(s: string): string {

@@ -17,3 +17,4 @@ export { rememberExchange } from './remember.ts';
 export { parseOrigin, originLabel, injectableInto, taggingStore, refusingStore } from './origin.ts';
 export type { RememberOptions } from './remember.ts';
 export { quickAddNote, addQuickMemory } from './quick-add.ts';
+export { rememberSummary, summaryMemoryEntry, SUMMARY_TAG } from './summary-memory.ts';

@@ -48,17 +48,23 @@ const preview = (content: string) => {
   return one.length > 120 ? `${one.slice(0, 119)}…` : one;
 };
 
+function newestSummary(entries: readonly MemoryEntry[]): MemoryEntry | undefined {
+  return entries.filter((e) => e.source === 'compaction_summary').reduce<MemoryEntry | undefined>((a, e) => (!a || e.createdAt >= a.createdAt ? e : a), undefined);
+}
+
 export function selectMemories(opts: SelectOptions): MemorySelection {
   const cap = opts.tokenCap ?? DEFAULT_MEMORY_TOKEN_CAP;
   const maxEntries = opts.maxEntries ?? DEFAULT_MAX_MEMORIES;
   const chosen: MemoryChoice[] = [];
   const left: MemoryLeftOut[] = [];
   let used = 0;
+  // The newest compaction summary is where the last session left off: offered without a keyword match.
+  const lastSummary = newestSummary(opts.entries);
   for (const s of rankMemories(opts.entries, opts.prompt, opts.now)) {
     const line = bullet(s.entry.content);
     const tokens = estimateTextTokens(`${line}\n`);
     const out = (reason: MemoryLeftOut['reason']) => left.push({ id: s.entry.id, content: preview(s.entry.content), score: s.score, reason });
-    if (s.keyword === 0) out('no_match');
+    if (s.keyword === 0 && s.entry !== lastSummary) out('no_match');
     else if (chosen.length >= maxEntries) out('max_entries');
     // Greedy with skipping: a long memory that does not fit leaves room for shorter, lower ones.
     else if (used + tokens > cap) out('over_cap');

@@ -12,3 +12,4 @@ export { SessionGrants, suggestRules } from './session-grants.ts';
 export { permissionPipeline, HEADLESS_DENY, type PipelineEnv, type PipelineResult, type HookVerdict, type PromptRequest, type PromptAnswer } from './pipeline.ts';
 export { whatIf, type WhatIfResult } from './what-if.ts';
 export { isSecretFile, protectedPathReason } from './secret-files.ts';
+export { splitToolList } from './tool-list.ts';

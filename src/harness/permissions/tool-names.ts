@@ -110,3 +110,15 @@ export function toolNameWarning(name: string, where: string): string | null {
   }
   return null;
 }
+
+/**
+ * Warnings for a tool list (an agent's `tools:`, a skill's or command's `allowed-tools`): one per
+ * entry whose tool is a Claude Code tool not available here or a name nobody has. Entries may be
+ * rules (`Bash(npm test *)`): the tool is the part before the parenthesis.
+ */
+export function toolListWarnings(entries: readonly string[], where: string): string[] {
+  return entries.flatMap((entry) => {
+    const w = toolNameWarning(entry.split('(')[0]!.trim(), `${where} "${entry}"`);
+    return w ? [w] : [];
+  });
+}

@@ -24,6 +24,7 @@ import cacheBreakage from './cache-breakage.json';
 import contextCollapse from './context-collapse.json';
 import autoCompact from './auto-compact.json';
 import memoryClaudeMd from './memory-claude-md.json';
+import summaryToMemory from './summary-to-memory.json';
 import lessonFollowUps from './lesson-follow-ups.json';
 import skillOnDemand from './skill-on-demand.json';
 import taskGraph from './task-graph.json';
@@ -89,6 +90,7 @@ export const builtinDocs: ScenarioV1[] = [
   autoCompact,
   cacheBreakage,
   memoryClaudeMd,
+  summaryToMemory,
   // lessons: several prompts, notes and questions
   lessonFollowUps,
   // agents: skills, task graph, background work, steering

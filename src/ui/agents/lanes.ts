@@ -16,6 +16,8 @@ export function agentTree(events: readonly TraceEvent[]): Map<string, AgentInfo>
       return;
     }
     if (e.type !== 'subagent.start') return;
+    // A continued agent (`resume`) is the same lane as its first run.
+    if (e.resumed && tree.has(e.childAgentId)) return;
     const parent = tree.get(e.agentId);
     tree.set(e.childAgentId, {
       agentId: e.childAgentId,

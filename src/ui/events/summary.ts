@@ -75,6 +75,8 @@ export function summarize(e: TraceEvent): string {
       return `${e.files.length} file(s), ${e.chosen.length} memories chosen, ${e.left.length} left out · ~${e.tokens} tok`;
     case 'memory.extracted':
       return `${e.via}: ${e.added.length} saved${e.added.length ? ` — ${clip(e.added.map((a) => a.content).join('; '), 60)}` : ''}`;
+    case 'slash.command':
+      return `/${e.name}${e.args ? ` ${clip(e.args, 40)}` : ''} · ${e.kind ?? 'builtin'}${e.panel ? ` → ${e.panel} panel` : ''}${e.path ? ` · ${e.path}` : ''}`;
     case 'message.appended':
       return `#${e.index} ${e.origin}: ${clip(textOf(e.message) || `${Array.isArray(e.message.content) ? e.message.content.map((b) => b.type).join(', ') : ''}`, 70)}`;
     // agents
@@ -83,6 +85,7 @@ export function summarize(e: TraceEvent): string {
     case 'todo.reminder':
       return e.why === 'stale' ? `list shown again: not updated for ${e.turnsSinceWrite} turns` : 'list re-attached after a summary';
     case 'subagent.start':
+      if (e.resumed) return `${e.subagentType} ${e.childAgentId} continued (same agent, ${e.resumed.priorMessages} earlier messages) · ${clip(e.description, 40)}`;
       return `${e.subagentType} → ${e.childAgentId} · ${clip(e.description, 40)} · ${e.tools.length} tools, ≤${e.maxTurns} turns, ${e.permissionMode}`;
     case 'subagent.stop':
       return `${e.subagentType} ${e.reason} · ${e.turns} turns · ${e.toolUses} tool uses · ${e.usage.input_tokens + e.usage.output_tokens} tok`;

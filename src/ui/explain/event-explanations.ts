@@ -4,7 +4,7 @@
  * added to the harness does not compile until it has an entry here: one place to add it.
  */
 import { hookRunLabel } from '../../harness/hooks/index.ts';
-import type { EventOf, TraceEventType } from '../../harness/index.ts';
+import type { EventOf, TraceEvent, TraceEventType } from '../../harness/index.ts';
 import type { GlossaryTerm } from './glossary.ts';
 import { modeSourceText } from './mode-source.ts';
 import { TEAM_EVENT_EXPLANATIONS } from './team-explanations.ts';
@@ -232,9 +232,9 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     terms: ['hook-event'],
   },
   'slash.command': {
-    means: 'The prompt was a slash command, as in Claude Code\'s prompt box or `-p`: the harness runs it instead of sending it to the model.',
-    why: (e) => `\`/${e.name}${e.args ? ` ${e.args}` : ''}\`${e.name === 'compact' ? ': the history is summarised now (PreCompact and PostCompact hooks see trigger `manual`' + (e.args ? ', and the instructions in `custom_instructions`' : '') + ')' : ''}.`,
-    otherwise: 'Without it, compaction waits for the auto-compact threshold, and the words would reach the model as a prompt.',
+    means: 'The prompt was a slash command, as in Claude Code\'s prompt box or `-p`: a built-in runs in the harness instead of reaching the model; a custom one (`.claude/commands/*.md`) expands into the prompt the model sees.',
+    why: (e) => `\`/${e.name}${e.args ? ` ${e.args}` : ''}\`${slashWhy(e)}.`,
+    otherwise: 'Without it, compaction waits for the auto-compact threshold, panels open only by hand, and the words would reach the model as a prompt.',
     lesson: 'hook-events-tour',
     terms: ['hook-event'],
   },
@@ -315,7 +315,10 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
   },
   'subagent.start': {
     means: 'An `agent` call started a subagent: a fresh instance of the same loop that sees only its prompt — none of the parent’s history.',
-    why: (e) => `\`${e.subagentType}\` (“${e.description}”) runs as \`${e.childAgentId}\` at depth ${e.depth} on ${e.model}, with ${list(e.tools)}, mode \`${e.permissionMode}\` and at most ${e.maxTurns} model calls.${e.note ? ` ${e.note}` : ''} Every following event with that agent id belongs to it.`,
+    why: (e) =>
+      e.resumed
+        ? `An \`agent\` call with \`resume\` continues \`${e.childAgentId}\` — the same agent, not a new one: it goes on from its own ${e.resumed.priorMessages} earlier messages plus the parent's follow-up (run ${e.resumed.runs + 1}).`
+        : `\`${e.subagentType}\` (“${e.description}”) runs as \`${e.childAgentId}\` at depth ${e.depth} on ${e.model}, with ${list(e.tools)}, mode \`${e.permissionMode}\` and at most ${e.maxTurns} model calls.${e.note ? ` ${e.note}` : ''} Every following event with that agent id belongs to it.`,
     otherwise: 'Without delegation, all of this searching would happen in the parent’s own context window and stay in its history.',
     lesson: 'delegate-parallel-subagents',
     terms: ['subagent'],
@@ -464,3 +467,13 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     terms: ['budget', 'exit'],
   },
 };
+
+/** What one kind of slash command did (see src/harness/loop/slash-site.ts). */
+function slashWhy(e: Extract<TraceEvent, { type: 'slash.command' }>): string {
+  if (e.kind === 'unknown') return ': no command has this name, so nothing ran and nothing was sent';
+  if (e.kind === 'untrusted') return `: it comes from ${e.path ?? 'a file'} of a document you have not trusted, so it did not run`;
+  if (e.kind === 'custom') return `: ${e.path ?? 'its file'} became the prompt (UserPromptExpansion fired first)${e.allowedTools?.length ? `; ${e.allowedTools.join(', ')} allowed without asking for this prompt only` : ''}`;
+  if (e.name === 'compact') return ': the history is summarised now (PreCompact and PostCompact hooks see trigger `manual`' + (e.args ? ', and the instructions in `custom_instructions`' : '') + ')';
+  if (e.name === 'clear') return ': the session ends (SessionEnd `clear`), a new one starts (SessionStart `clear`) with an empty conversation';
+  return e.panel ? `: shows the ${e.panel} panel; headless it prints the same information` : '';
+}

@@ -4,6 +4,7 @@
  * run looks alive while it is being stepped. Pure and framework-free so it can be unit-tested and
  * recomputed from any prefix of the event log (stepping, replay).
  */
+import { slashTab } from '../conversation/slash-panels.ts';
 import type {
   EventOf,
   ExitReason,
@@ -73,7 +74,9 @@ export type ConversationItem =
   /** Tools the permission pre-filter hid from the model, shown once at the top of the run. */
   | { kind: 'prefilter'; key: string; hidden: { name: string; rule: string }[] }
   /** A replay's first `replay.diverged`: the replies below were recorded for other tool results. */
-  | { kind: 'diverged'; key: string; tool: string };
+  | { kind: 'diverged'; key: string; tool: string }
+  /** A slash command the harness ran (or refused) instead of asking the model, and what came of it. */
+  | { kind: 'slash'; key: string; name: string; args: string; note: string };
 
 type Inflight = { text: Map<number, string>; thinking: Map<number, string>; json: Map<number, string> };
 
@@ -368,6 +371,9 @@ function deriveOne(events: readonly TraceEvent[], opts: { settled?: boolean } = 
       case 'model.fallback':
         extras.push({ at: lastIndex, item: { kind: 'fallback', key: `fallback.${run}.${e.seq}`, from: e.from, to: e.to, errorKind: e.error.kind } });
         break;
+      case 'slash.command':
+        if (e.agentId === 'main') extras.push({ at: lastIndex, item: { kind: 'slash', key: `slash.${run}.${e.seq}`, name: e.name, args: e.args, note: slashNote(e, events, i) } });
+        break;
       case 'permission.prefilter':
         if (e.hidden.length > 0) extras.push({ at: lastIndex, item: { kind: 'prefilter', key: `prefilter.${run}.${e.seq}`, hidden: e.hidden } });
         break;
@@ -424,4 +430,16 @@ function deriveOne(events: readonly TraceEvent[], opts: { settled?: boolean } = 
     }
   }
   return items;
+}
+
+/** What the page says about a slash command: the tab it opened, or how the run ended (the next transition). */
+function slashNote(e: Extract<TraceEvent, { type: 'slash.command' }>, events: readonly TraceEvent[], from: number): string {
+  const tab = slashTab(e.panel);
+  if (tab) return `Opened the ${tab.label} tab. No model call: Claude Code shows this without asking the model.`;
+  if (e.kind === 'custom') return `Expanded ${e.path ?? 'the command'} into the prompt below${e.allowedTools?.length ? `; allowed without asking for this prompt: ${e.allowedTools.join(', ')}` : ''}.${e.warnings?.length ? ` ${e.warnings.join(' ')}` : ''}`;
+  for (let j = from + 1; j < events.length; j++) {
+    const t = events[j]!;
+    if (t.type === 'transition' && t.agentId === e.agentId) return t.detail ?? '';
+  }
+  return '';
 }

@@ -7,7 +7,7 @@
  */
 import { withToolsOf } from '../tools/tools-in-doc.ts';
 import { scenarioLinkUrl } from '../../scenarios/codec.ts';
-import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
+import type { ScenarioQuestion, ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, questionPlacementWarning, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
 import { FITS, lessonFit, type LessonFit } from '../author/lesson-fit.ts';
 import type { LessonProgress } from '../../storage/progress.ts';
@@ -166,6 +166,19 @@ export class Lesson {
     // Added, with a warning when its place gives the answer away (the author may step back and move it).
     this.error = questionPlacementWarning(r.question, this.ctl.events);
     return true;
+  }
+
+  /**
+   * Why a question (authored, or the draft at the current event) sits where it gives its answer
+   * away, against the run on screen; null when it is well placed. Shown beside it while authoring,
+   * so a warning does not vanish with the next action.
+   */
+  placementWarning(q: ScenarioQuestion): string | null {
+    return questionPlacementWarning(q, this.ctl.events);
+  }
+  draftWarning(draft: QuestionDraft): string | null {
+    const r = questionFromDraft(draft, this.position);
+    return r.ok ? this.placementWarning(r.question) : null;
   }
 
   removeQuestion(index: number): void {

@@ -16,6 +16,7 @@ import { mergeSettings, permissionContextOf, type Settings } from '../../harness
 import type { TraceEvent } from '../../harness/trace.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
+import { lastRunCleared, needsNoModel } from '../../harness/commands/index.ts';
 import { learnReadsOf } from './restore-reads.ts';
 import { prepareRun, runPrepared } from '../../scenarios/prepare.ts';
 import { TabChannel, tabsAvailable, teammateLinkUrl } from '../team/tab-link.ts';
@@ -27,7 +28,7 @@ import { browserMemoryStore } from '../memory/browser-store.ts';
 import { memoryContext } from './run-memory.ts';
 import { documentLiveContext, mustConfirmLiveContext, type DocumentLiveContext } from '../../scenarios/live-context.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
-import { ALL_AGENT_FEATURES } from '../../scenarios/prepare-agents.ts';
+import { liveAgentFeatures } from '../../scenarios/prepare-agents.ts';
 import { RunPuller } from './run-puller.svelte.ts';
 import { bareLiveClient, bootScenarioSandbox } from './run-sandbox.ts';
 import { editBlockOf, userChangeEvent } from './workbench-edits.ts';
@@ -415,7 +416,8 @@ export class RunController extends RunPuller {
       !live && !opts.model && opts.history?.length && this.scenario.model.kind === 'scripted'
         ? scriptedFollowUp(this.lastModel, this.scenario.model.turns, this.events)
         : null;
-    if (follow?.kind === 'ended') {
+    // A built-in slash command (`/compact`, `/hooks` …) never calls the model: a used-up script still runs it.
+    if (follow?.kind === 'ended' && !(opts.prompt !== undefined && needsNoModel(opts.prompt))) {
       this.notice = follow.message;
       this.phase = '';
       return false;
@@ -473,13 +475,15 @@ export class RunController extends RunPuller {
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
       ...(opts.history?.length && this.memoryText !== undefined ? { memory: this.memoryText } : {}),
       ...(this.nextSessionStart ? { sessionStart: this.nextSessionStart } : {}),
+      // After `/clear` the conversation is empty but the sandbox is not: keep its files.
+      ...(opts.history?.length === 0 && lastRunCleared(this.events) ? { afterClear: true } : {}),
       skillFiles: bundledSkillFiles,
       // devkit: an imported ~/.claude/settings.json is the user scope: what can act in it only once
       // trusted itself, and (as for the rest) only in a trusted run.
       ...(this.userSettings ? { settingsScopes: [{ source: 'user', settings: applyTrust(this.userSettings, this.userSettingsTrusted) }] } : {}),
       steering: this.steering.queue,
-      // A live model gets every agent tool; a scripted replay only what its scenario opted into.
-      ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
+      // A live model gets every agent tool (teams when Settings says so); a scripted replay only what its scenario opted into.
+      ...(live ? { agentTools: liveAgentFeatures(this.settings), ...(this.settings.memoryByModel ? { memoryByModel: true } : {}) } : {}),
       ...(live && this.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
       // A tool saved in the Tools tab while this run works joins its next request (tools.changed).
       liveCustomTools: () => this.scenario.settings.customTools,

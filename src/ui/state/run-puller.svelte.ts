@@ -18,6 +18,9 @@ const FRAME_MS = 40;
 // model.error: a retry wait follows it, and its countdown must be on screen during the wait.
 const WAITS_AFTER = new Set(['tool.started', 'model.request', 'permission.prompt', 'model.error']);
 
+/** A macrotask: Svelte's effects and the browser's paint and input run before the next pull. */
+const yieldToPage = () => new Promise((r) => setTimeout(r, 0));
+
 export const RESTORING_NOTICE = 'The last session is still being restored: wait a moment, then step or run.';
 
 export abstract class RunPuller extends RunView {
@@ -25,6 +28,13 @@ export abstract class RunPuller extends RunView {
   hold: (logLength: number) => string | null = () => null;
   // agents: messages typed while a run works, delivered by the loop at its next safe point
   readonly steering = new SteeringBox();
+
+  /**
+   * While a Run (or a grain, or Continue) pulls: how many events so far and which agent yielded the
+   * last one. A subagent or team turn pulls hundreds of events; the list catches up in batches, so
+   * this is what shows the run is moving (RunStatus). Null when nothing runs.
+   */
+  progress = $state.raw<{ pulled: number; agentId: string } | null>(null);
 
   protected gen: AsyncGenerator<TraceEvent, RunResult> | null = null;
   protected abort: AbortController | null = null;
@@ -62,6 +72,11 @@ export abstract class RunPuller extends RunView {
     const prevStatus = this.status;
     this.status = 'running';
     let lastPaint = performance.now();
+    let lastFlush = lastPaint;
+    // What putting the last batch on screen cost (every panel derives from the log, which grows):
+    // batches get rarer as that grows, so pulling keeps most of the time and the page stays responsive.
+    let flushCost = 0;
+    let pulled = 0;
     try {
       if (!this.gen) {
         const ok = await this.start(startWith ?? {});
@@ -83,11 +98,21 @@ export abstract class RunPuller extends RunView {
         if (epoch !== this.epoch) return;
         if (!more || this.mode === 'step' || this.mode === 'pause') break;
         if (this.mode === 'run' && this.stopsHere(before)) break;
-        // The next pull may wait long (a tool running, the model thinking): show what led up to it now.
-        const waitsNext = WAITS_AFTER.has(this.buffer.at(-1)?.type ?? '');
-        if (waitsNext || performance.now() - lastPaint > FRAME_MS) {
+        const last = this.buffer.at(-1) ?? this.events.at(-1);
+        if (last) this.progress = { pulled: ++pulled, agentId: last.agentId };
+        // The next pull may wait long (a tool running, the model thinking): show what led up to it now
+        // (a pull that does wait is flushed by `slow` above anyway, so this one may be throttled).
+        const waitsNext = WAITS_AFTER.has(last?.type ?? '');
+        const now = performance.now();
+        if (now - lastFlush > Math.max(FRAME_MS, 4 * flushCost) && (waitsNext || now - lastPaint > FRAME_MS)) {
           this.flush();
-          await new Promise((r) => setTimeout(r, 0));
+          await yieldToPage();
+          if (epoch !== this.epoch) return;
+          lastPaint = lastFlush = performance.now();
+          flushCost = lastFlush - now;
+        } else if (now - lastPaint > FRAME_MS) {
+          // No batch yet: the progress line paints and clicks (Pause) get through.
+          await yieldToPage();
           if (epoch !== this.epoch) return;
           lastPaint = performance.now();
         }
@@ -101,6 +126,7 @@ export abstract class RunPuller extends RunView {
       if (epoch === this.epoch) {
         this.flush();
         this.phase = '';
+        this.progress = null;
         this.busy = false;
         if (this.status === 'running') this.status = this.gen ? 'paused' : this.status;
       }

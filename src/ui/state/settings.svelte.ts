@@ -14,12 +14,19 @@ const PREFS_STORE = 'hp.modelPrefs';
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_MODEL_ID = 'claude-sonnet-5-5';
 
-type Prefs = { mode: ModelMode; baseURL: string; modelId: string };
+/**
+ * `teamsLive`: a live run also gets the team tools (teammates, messages, task claiming), not only
+ * scenarios that opt in. `memoryByModel`: after a live run the model is asked what to remember
+ * (one bounded extra call). Both off by default: each costs the user's own money.
+ */
+type Prefs = { mode: ModelMode; baseURL: string; modelId: string; teamsLive: boolean; memoryByModel: boolean };
 
 const prefsSchema = z.object({
   mode: z.enum(['scripted', 'anthropic']).optional(),
   baseURL: z.string().optional(),
   modelId: z.string().optional(),
+  teamsLive: z.boolean().optional(),
+  memoryByModel: z.boolean().optional(),
 });
 
 /**
@@ -54,6 +61,8 @@ export class ModelSettings {
   rememberKey = $state(false);
   baseURL = $state(DEFAULT_BASE_URL);
   modelId = $state(DEFAULT_MODEL_ID);
+  teamsLive = $state(false);
+  memoryByModel = $state(false);
   /** Why the saved preferences were not used (they did not parse), or null. */
   prefsNotice = $state<string | null>(null);
 
@@ -63,6 +72,8 @@ export class ModelSettings {
     if (prefs.mode === 'anthropic' || prefs.mode === 'scripted') this.mode = prefs.mode;
     if (prefs.baseURL) this.baseURL = prefs.baseURL;
     if (prefs.modelId) this.modelId = prefs.modelId;
+    this.teamsLive = prefs.teamsLive === true;
+    this.memoryByModel = prefs.memoryByModel === true;
     // A page that starts in live mode narrows connect-src to its model endpoint at once.
     if (this.live) lockConnectTo(this.baseURL);
     const stored = localStorage.getItem(KEY_STORE);
@@ -75,7 +86,7 @@ export class ModelSettings {
 
   /** Persist the non-secret preferences and, only if asked, the key. Call after any edit. */
   save(): void {
-    const prefs: Prefs = { mode: this.mode, baseURL: this.baseURL, modelId: this.modelId };
+    const prefs: Prefs = { mode: this.mode, baseURL: this.baseURL, modelId: this.modelId, teamsLive: this.teamsLive, memoryByModel: this.memoryByModel };
     localStorage.setItem(PREFS_STORE, JSON.stringify(prefs));
     this.prefsNotice = null;
     if (this.rememberKey && this.apiKey.trim()) localStorage.setItem(KEY_STORE, this.apiKey.trim());

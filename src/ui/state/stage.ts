@@ -143,6 +143,7 @@ function captionOfOwn(e: TraceEvent): string {
     case 'todo.reminder':
       return e.why === 'stale' ? `The list was not touched for ${plural(e.turnsSinceWrite, 'turn')}: the harness shows it to the model again.` : 'After the summary, the todo list is attached again.';
     case 'subagent.start':
+      if (e.resumed) return `The ${e.subagentType} subagent ${e.childAgentId} is continued: the same agent, its own ${plural(e.resumed.priorMessages, 'earlier message')} plus the follow-up.`;
       return `A ${e.subagentType} subagent starts with a fresh context: only its prompt, ${plural(e.tools.length, 'tool')}, at most ${plural(e.maxTurns, 'turn')}.`;
     case 'subagent.stop':
       return `The ${e.subagentType} subagent ended (${e.reason}); only its final text goes back to the main agent.`;

@@ -48,6 +48,7 @@ export function builtinSkills(files: readonly SkillFile[]): SkillCatalog {
       catalog.problems.push(parsed.problem);
       continue;
     }
+    for (const w of parsed.warnings) catalog.problems.push({ path, message: `warning (the skill loads): ${w}` });
     const others = entries.filter((e) => e !== main).sort((a, b) => a.path.localeCompare(b.path));
     catalog.skills.push({
       name: parsed.name,
@@ -83,6 +84,7 @@ export async function sandboxSkills(fs: SandboxFs, workdir: string, scenarioName
       catalog.problems.push(parsed.problem);
       continue;
     }
+    for (const w of parsed.warnings) catalog.problems.push({ path, message: `warning (the skill loads): ${w}` });
     const origin: SkillOrigin = scenarioNames.has(d.name) ? 'scenario' : 'project';
     const files = (await listFiles(fs, `${root}/${d.name}`)).filter((f) => f !== 'SKILL.md');
     catalog.skills.push({ name: parsed.name, description: parsed.description, allowedTools: parsed.allowedTools, body: parsed.body, origin, path, files });
@@ -97,7 +99,8 @@ export function mergeCatalogs(...catalogs: SkillCatalog[]): SkillCatalog {
   return { skills: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems: catalogs.flatMap((c) => c.problems) };
 }
 
-async function listFiles(fs: SandboxFs, dir: string, prefix = ''): Promise<string[]> {
+/** Every file below `dir`, relative to it (an absent folder has none). */
+export async function listFiles(fs: SandboxFs, dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
   for (const e of await fs.list(dir).catch(() => [])) {
     if (e.kind === 'dir') out.push(...(await listFiles(fs, `${dir}/${e.name}`, `${prefix}${e.name}/`)));

@@ -4,6 +4,7 @@
  * model will rely on (a name, a description) and names the file and line of any problem.
  */
 import { parseDocument } from 'yaml';
+import { toolListWarnings } from '../../permissions/tool-names.ts';
 
 export type SkillOrigin = 'builtin' | 'project' | 'scenario';
 
@@ -27,7 +28,7 @@ export type SkillProblem = { path: string; line?: number; message: string };
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-export type ParsedSkillFile = { ok: true; name: string; description: string; allowedTools: string[]; body: string } | { ok: false; problem: SkillProblem };
+export type ParsedSkillFile = { ok: true; name: string; description: string; allowedTools: string[]; body: string; /** `allowed-tools` entries that grant no tool here (the skill still loads). */ warnings: string[] } | { ok: false; problem: SkillProblem };
 
 export function parseSkillFile(text: string, path: string, folderName: string): ParsedSkillFile {
   const bad = (message: string, line?: number): ParsedSkillFile => ({ ok: false, problem: { path, ...(line ? { line } : {}), message } });
@@ -58,7 +59,8 @@ export function parseSkillFile(text: string, path: string, folderName: string): 
   if (typeof allowed === 'string') allowedTools = splitToolList(allowed);
   else if (Array.isArray(allowed) && allowed.every((a) => typeof a === 'string')) allowedTools = allowed as string[];
   else if (allowed !== undefined) return bad('allowed-tools must be a list of tool rules, e.g. "Read, Grep, Bash(npm test *)".', lineOf('allowed-tools'));
-  return { ok: true, name, description: fm.description.trim(), allowedTools, body: lines.slice(end + 1).join('\n').trim() };
+  const warnings = toolListWarnings(allowedTools, 'allowed-tools');
+  return { ok: true, name, description: fm.description.trim(), allowedTools, body: lines.slice(end + 1).join('\n').trim(), warnings };
 }
 
 /** `Read, Grep, Bash(npm test *)` → three rules (commas inside parentheses stay). */

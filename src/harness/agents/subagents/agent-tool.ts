@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { buildTool, type AnyTool, type Tool } from '../../tools/tool.ts';
 import { ISOLATIONS, type SubagentDefinition } from './definitions.ts';
+import { resumeProblem, type ChildRegistry } from './continuation.ts';
 import { runChild } from './run-child.ts';
 import { MAX_AGENT_DEPTH, type SubagentRuntime } from './runtime.ts';
 
@@ -22,6 +23,11 @@ export const agentInputSchema = z
       .enum(ISOLATIONS)
       .optional()
       .describe('"worktree" (or "overlay"): the agent works in its own copy of the files; its changes are merged back when it finishes, and overlapping changes are refused as conflicts'),
+    resume: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The agentId of an agent that finished earlier in this run (from its result). It continues with its own history; prompt is your follow-up. Claude Code\'s Task tool calls this `resume`.'),
   })
   .strict();
 
@@ -39,7 +45,8 @@ ${list}
 
 - Launch several agents at once (several calls in one reply) when the tasks are independent: they run in parallel.
 - Its result is not shown to the user: tell them what matters.
-- Say whether it should write code or only research.${broken}`;
+- Say whether it should write code or only research.
+- To follow up with an agent that finished, call agent again with resume set to its agentId (from its result): it goes on with everything it already saw, so the follow-up can be short.${broken}`;
 }
 
 export function findDefinition(runtime: SubagentRuntime, type: string | undefined): SubagentDefinition | undefined {
@@ -55,6 +62,8 @@ export function childTools(def: SubagentDefinition, runtime: SubagentRuntime): A
 }
 
 export function agentTool(runtime: SubagentRuntime): Tool<AgentInput> {
+  // The children this tool has run, so a later call can continue one by its id (continuation.ts).
+  const children: ChildRegistry = new Map();
   return buildTool({
     name: AGENT_TOOL_NAME,
     description: describe(runtime),
@@ -64,6 +73,10 @@ export function agentTool(runtime: SubagentRuntime): Tool<AgentInput> {
     isConcurrencySafe: () => true,
     maxResultChars: 40_000,
     validateInput: async (input) => {
+      if (input.resume !== undefined) {
+        const problem = resumeProblem(children, input.resume);
+        return problem ? { ok: false, message: problem } : { ok: true };
+      }
       if (findDefinition(runtime, input.subagent_type)) return { ok: true };
       const names = runtime.definitions.map((d) => d.name).join(', ');
       return {
@@ -72,8 +85,10 @@ export function agentTool(runtime: SubagentRuntime): Tool<AgentInput> {
       };
     },
     call: (input, ctx) => {
-      const def = findDefinition(runtime, input.subagent_type)!;
-      return runChild(input, def, runtime, ctx, () => childTools(def, runtime));
+      const resumed = input.resume !== undefined ? children.get(input.resume) : undefined;
+      if (input.resume !== undefined && (!resumed || resumed.running)) return Promise.resolve({ content: resumeProblem(children, input.resume)!, isError: true });
+      const def = resumed?.def ?? findDefinition(runtime, input.subagent_type)!;
+      return runChild(input, def, runtime, ctx, () => childTools(def, runtime), children, resumed);
     },
   });
 }

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { PERMISSION_MODES, type PermissionMode } from '../../permissions/types.ts';
 import type { SandboxFs } from '../../ports.ts';
 import { formatZodIssues } from '../../tools/run-tool.ts';
-import { harnessToolNameOf } from '../../permissions/tool-names.ts';
+import { harnessToolNameOf, toolListWarnings } from '../../permissions/tool-names.ts';
 
 export type SubagentDefinition = {
   name: string;
@@ -74,7 +74,7 @@ const frontmatterSchema = z
   });
 
 /** Parses one definition file. `path` is used in messages only. */
-export function parseDefinition(path: string, text: string): { ok: true; definition: SubagentDefinition } | { ok: false; problem: DefinitionProblem } {
+export function parseDefinition(path: string, text: string): { ok: true; definition: SubagentDefinition; /** `tools:` entries that name no tool here (the agent still loads). */ warnings: string[] } | { ok: false; problem: DefinitionProblem } {
   const fail = (line: number, message: string) => ({ ok: false as const, problem: { path, line, message } });
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   if (lines[0]?.trim() !== '---') return fail(1, 'the file must start with a "---" line, then the frontmatter (name, description), then "---"');
@@ -100,6 +100,7 @@ export function parseDefinition(path: string, text: string): { ok: true; definit
   const tools = typeof fm.tools === 'string' ? fm.tools.split(',').map((t) => t.trim()).filter(Boolean) : fm.tools;
   return {
     ok: true,
+    warnings: toolListWarnings(tools ?? [], 'tools:'),
     definition: {
       name: fm.name,
       description: fm.description,

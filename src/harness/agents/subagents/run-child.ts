@@ -16,6 +16,7 @@ import { DEFAULT_SUBAGENT_MAX_TURNS, type SubagentDefinition } from './definitio
 import { subagentModelId } from './model-alias.ts';
 import { childMode, type SubagentRuntime } from './runtime.ts';
 import { openChildWorkspace } from './child-workspace.ts';
+import type { ChildRegistry, FinishedChild } from './continuation.ts';
 
 /** Hook events that belong to the session or the main agent, not to a subagent's own loop. */
 const MAIN_ONLY_HOOKS = ['SessionStart', 'UserPromptSubmit', 'Stop', 'StopFailure', 'SessionEnd', 'TeammateIdle'] as const;
@@ -49,15 +50,27 @@ export function usageTrailer(agentId: string, s: ChildSummary): string {
 /**
  * `toolsOf` builds the child's tools (`childTools` in agent-tool.ts, which may include `agent`
  * again): passed in rather than imported, so the agent tool and the child it runs are no cycle.
+ * With `resumed` the same agent goes on: same id, model client and history, plus the follow-up.
+ * Whatever way it ends, it is kept in `children` so it can be continued again.
  */
-export async function runChild(input: AgentInput, def: SubagentDefinition, runtime: SubagentRuntime, ctx: ToolContext, toolsOf: () => AnyTool[]): Promise<ToolOutcome> {
+export async function runChild(
+  input: AgentInput,
+  def: SubagentDefinition,
+  runtime: SubagentRuntime,
+  ctx: ToolContext,
+  toolsOf: () => AnyTool[],
+  children: ChildRegistry,
+  resumed?: FinishedChild,
+): Promise<ToolOutcome> {
   const parentCall = ctx.toolUseId ?? 'unknown';
-  const agentId = ctx.ids.next(`agent-${def.name}`);
+  const agentId = resumed?.agentId ?? ctx.ids.next(`agent-${def.name}`);
   const forward = ctx.emit ?? (async () => {});
   const started = ctx.clock.now();
-  const resolved = subagentModelId(def.model, runtime.modelId, runtime.modelAliases);
-  const model = runtime.modelFor({ agentId, description: input.description, subagentType: def.name, ...(def.model || runtime.modelAliases?.subagent ? { model: resolved.id } : {}) });
+  const resolved: { id: string; note?: string } = resumed ? { id: resumed.modelId } : subagentModelId(def.model, runtime.modelId, runtime.modelAliases);
+  const model = resumed?.model ?? runtime.modelFor({ agentId, description: input.description, subagentType: def.name, ...(def.model || runtime.modelAliases?.subagent ? { model: resolved.id } : {}) });
   if ('error' in model) return { content: `The ${def.name} agent could not start: ${model.error}`, isError: true };
+  if (resumed) resumed.running = true;
+  const isolation = resumed ? resumed.isolation : input.isolation;
 
   const mode = childMode(runtime.permissions.mode, def.permissionMode);
   const tools = toolsOf();
@@ -78,6 +91,7 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
     permissionMode: mode.mode,
     depth: runtime.depth + 1,
     ...(notes.length ? { note: notes.join('; ') } : {}),
+    ...(resumed ? { resumed: { priorMessages: resumed.messages.length, runs: resumed.runs } } : {}),
   });
 
   // SubagentStart hooks run in the parent's stream; their additionalContext joins the child's prompt.
@@ -89,11 +103,15 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
   const prompt = start?.additionalContext ? `${input.prompt}\n\nSubagentStart hook context:\n${start.additionalContext}` : input.prompt;
 
   // isolation: the child works in its own copy of the tree; its changes are offered back at its end.
-  const workspace = await openChildWorkspace(input, def, agentId, ctx, forward);
-  if ('error' in workspace) return { content: `The ${def.name} agent could not start: ${workspace.error}`, isError: true };
+  const workspace = await openChildWorkspace({ ...input, ...(isolation ? { isolation } : {}) }, def, agentId, ctx, forward);
+  if ('error' in workspace) {
+    if (resumed) resumed.running = false;
+    return { content: `The ${def.name} agent could not start: ${workspace.error}`, isError: true };
+  }
 
   const childInput: LoopInput = {
-    messages: [{ role: 'user', content: prompt }],
+    // A continued agent sees its own earlier work, then the parent's follow-up.
+    messages: [...(resumed?.messages ?? []), { role: 'user', content: prompt }],
     system: def.system,
     tools,
     model: modelId,
@@ -138,6 +156,7 @@ export async function runChild(input: AgentInput, def: SubagentDefinition, runti
   };
   const text = finalText(result.messages);
   const offered = await workspace.close();
+  children.set(agentId, { agentId, def, model, modelId, messages: result.messages, ...(isolation ? { isolation } : {}), runs: (resumed?.runs ?? 0) + 1, running: false });
   await forward({
     type: 'subagent.stop',
     toolUseId: parentCall,

@@ -6,12 +6,20 @@
 
 export type TaskStatus = 'pending' | 'in_progress' | 'completed';
 
+/** Claude Code's own priority words (its TodoWrite items carried `priority: high | medium | low`). */
+export const TASK_PRIORITIES = ['high', 'medium', 'low'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+/** What a task without a priority counts as (task files written before priorities existed). */
+export const DEFAULT_PRIORITY: TaskPriority = 'medium';
+
 export type Task = {
   /** `1`, `2`, … in creation order. */
   id: string;
   subject: string;
   description: string;
   status: TaskStatus;
+  /** Which ready task is claimed first; absent means `medium`. */
+  priority?: TaskPriority;
   /** Who works on it (an agent id, `main` by default once started); absent while unclaimed. */
   owner?: string;
   /** Ids of tasks that must be completed before this one can start. */
@@ -67,7 +75,7 @@ export function cycleVia(tasks: readonly Task[], taskId: string, blockedBy: read
 
 export function boardOf(tasks: readonly Task[]): Board {
   const byId = new Map(tasks.map((t) => [t.id, t]));
-  const sorted = [...tasks].sort((a, b) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id));
+  const sorted = [...tasks].sort(compareIds);
   const board = sorted.map((t): BoardTask => {
     const openBlockers = t.blockedBy.filter((b) => byId.get(b)?.status !== 'completed');
     return { ...t, openBlockers, blocks: sorted.filter((o) => o.blockedBy.includes(t.id)).map((o) => o.id), ready: t.status === 'pending' && openBlockers.length === 0 };
@@ -77,9 +85,28 @@ export function boardOf(tasks: readonly Task[]): Board {
     pending: board.filter((t) => t.status === 'pending'),
     inProgress: board.filter((t) => t.status === 'in_progress'),
     completed: board.filter((t) => t.status === 'completed'),
-    ready: board.filter((t) => t.ready),
+    ready: claimOrder(board.filter((t) => t.ready)),
     blocked: board.filter((t) => t.status === 'pending' && !t.ready),
   };
+}
+
+export function priorityOf(task: Pick<Task, 'priority'>): TaskPriority {
+  return task.priority && TASK_PRIORITIES.includes(task.priority) ? task.priority : DEFAULT_PRIORITY;
+}
+
+/** Numeric ids compare as numbers ("2" before "10"); anything else by text. */
+function compareIds(a: Pick<Task, 'id'>, b: Pick<Task, 'id'>): number {
+  return Number(a.id) - Number(b.id) || a.id.localeCompare(b.id);
+}
+
+/**
+ * The order in which tasks are taken: highest priority first, ties by id (the older task first).
+ * Claiming and the "can start now" lists both use it, so what the model and the board show is
+ * what a claimer will take.
+ */
+export function claimOrder<T extends Task>(tasks: readonly T[]): T[] {
+  const rank = (t: Task) => TASK_PRIORITIES.indexOf(priorityOf(t));
+  return [...tasks].sort((a, b) => rank(a) - rank(b) || compareIds(a, b));
 }
 
 /**

@@ -8,20 +8,24 @@
 import { z } from 'zod';
 import { fail } from '../../tools/shared.ts';
 import { buildTool, type ToolContext } from '../../tools/tool.ts';
-import { boardOf, checkClaim, cycleVia, unknownDependencies, type Board, type Task } from './graph.ts';
+import { boardOf, checkClaim, cycleVia, DEFAULT_PRIORITY, priorityOf, unknownDependencies, TASK_PRIORITIES, type Board, type Task } from './graph.ts';
 import { nextTaskId, readTasks, writeTask, TASKS_DIR } from './store.ts';
 
 const taskId = z.string().min(1).describe('The task id, e.g. "3".');
+const priority = z
+  .enum(TASK_PRIORITIES)
+  .describe('high, medium (the default) or low. Of the tasks that can start, the highest priority is claimed first; ties go to the older task.');
 
 function line(t: Board['tasks'][number]): string {
   const owner = t.owner ? ` (owner: ${t.owner})` : '';
   const blocked = t.openBlockers.length > 0 ? ` [blocked by ${t.openBlockers.map((b) => `#${b}`).join(', ')}]` : '';
-  return `#${t.id} [${t.status}] ${t.subject}${owner}${blocked}`;
+  return `#${t.id} [${t.status}] ${t.subject}${owner}${blocked} (priority: ${priorityOf(t)})`;
 }
 
 export function boardText(board: Board): string {
   if (board.tasks.length === 0) return 'No tasks yet. Create them with task_create.';
   const ready = board.ready.length > 0 ? board.ready.map((t) => `#${t.id}`).join(', ') : 'none';
+  // `board.ready` is in claim order: highest priority first, so the model reads what to take next.
   return [...board.tasks.map(line), '', `Can start now: ${ready}`].join('\n');
 }
 
@@ -53,6 +57,7 @@ const createSchema = z.strictObject({
   description: z.string().max(5000).optional().describe('What done looks like, in a few sentences.'),
   blockedBy: z.array(taskId).optional().describe('Ids of tasks that must be completed before this one can start.'),
   activeForm: z.string().max(200).optional().describe('Present-tense label shown while it is in progress.'),
+  priority: priority.optional(),
 });
 
 const SHARED = `Tasks are stored as files in ${TASKS_DIR}/ in the project, so they survive compaction, resume and fork.`;
@@ -76,6 +81,7 @@ export function taskCreateTool() {
         subject: input.subject,
         description: input.description ?? '',
         status: 'pending',
+        priority: input.priority ?? DEFAULT_PRIORITY,
         blockedBy,
         ...(input.activeForm ? { activeForm: input.activeForm } : {}),
         createdAt: now,
@@ -123,6 +129,7 @@ export function taskGetTool() {
       const lines = [
         `#${t.id} ${t.subject}`,
         `status: ${t.status}${t.ready ? ' (can start now)' : ''}`,
+        `priority: ${priorityOf(t)}`,
         `owner: ${t.owner ?? '(none)'}`,
         `blockedBy: ${t.blockedBy.map((b) => `#${b}`).join(', ') || '(none)'}${t.openBlockers.length > 0 ? ` — open: ${t.openBlockers.map((b) => `#${b}`).join(', ')}` : ''}`,
         `blocks: ${t.blocks.map((b) => `#${b}`).join(', ') || '(none)'}`,
@@ -140,6 +147,7 @@ const updateSchema = z.strictObject({
   subject: z.string().min(1).max(200).optional(),
   description: z.string().max(5000).optional(),
   activeForm: z.string().max(200).optional(),
+  priority: priority.optional(),
   addBlockedBy: z.array(taskId).optional().describe('More ids this task must wait for (checked for unknown ids and cycles).'),
 });
 
@@ -172,6 +180,10 @@ export function taskUpdateTool() {
         changes.push('description');
       }
       if (input.activeForm !== undefined) task.activeForm = input.activeForm;
+      if (input.priority !== undefined && input.priority !== priorityOf(task)) {
+        task.priority = input.priority;
+        changes.push(`priority ${input.priority}`);
+      }
       const owner = input.owner ?? (input.status === 'in_progress' && !task.owner ? ctx.agentId : undefined);
       if (input.status === 'in_progress' && before.status !== 'in_progress') {
         const claim = checkClaim(tasks, { ...task, blockedBy: task.blockedBy }, owner ?? task.owner ?? ctx.agentId);

@@ -1,7 +1,7 @@
 /**
- * Autonomous claiming (s11): an idle teammate takes the first task that is ready (pending, every
- * blocker completed) and unowned. The whole read-decide-write happens under one lock file
- * (`.team/locks/tasks.lock`), so of several claimers racing for a task exactly one owns it;
+ * Autonomous claiming (s11): an idle teammate takes the highest-priority task that is ready
+ * (pending, every blocker completed) and unowned, ties by id (`board.ready` is in `claimOrder`).
+ * The whole read-decide-write happens under one lock file (`.team/locks/tasks.lock`), so of several claimers racing for a task exactly one owns it;
  * whether it may is decided by `checkClaim`, the one place ownership is decided.
  */
 import type { SandboxFs } from '../../ports.ts';
