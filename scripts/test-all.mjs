@@ -1,12 +1,13 @@
 /**
  * `npm test`: every check, in order, stopping at the first that fails, then how long each phase
- * took (the same phases `.ci/run` times as one). Phases: types (svelte-check), lint, unit (vitest;
+ * took (the same phases `.ci/run` times as one). Phases: types (svelte-check) and lint side by side
+ * (each is single-threaded, and CI has two cores), unit (vitest;
  * its global setup builds the CLI bundle when the sources changed, and the course test runs every
  * lesson headless), build (the app; the CLI bundle only if still stale, so it is built once), e2e.
  *
  *   node scripts/test-all.mjs [--from <phase>]   (start at a phase, e.g. after fixing an e2e test)
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 const PHASES = [
   ['check', 'npm run check'],
@@ -24,10 +25,45 @@ if (start === -1) {
   process.exit(2);
 }
 
+/** Runs commands side by side, each with its output buffered and printed whole when it ends. */
+function runSideBySide(pairs) {
+  return Promise.all(
+    pairs.map(
+      ([name, command]) =>
+        new Promise((resolve) => {
+          const t0 = Date.now();
+          const child = spawn(command, {
+            shell: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            // Piped output loses a terminal's colours; keep them as when the phase runs alone.
+            env: process.stdout.isTTY ? { FORCE_COLOR: '1', ...process.env } : process.env,
+          });
+          const chunks = [];
+          child.stdout.on('data', (c) => chunks.push(c));
+          child.stderr.on('data', (c) => chunks.push(c));
+          child.on('close', (code) => {
+            process.stdout.write(`\n::: ${name}: ${command}\n`);
+            process.stdout.write(Buffer.concat(chunks));
+            resolve([name, (Date.now() - t0) / 1000, code === 0, code ?? 1]);
+          });
+        }),
+    ),
+  );
+}
+
 const times = [];
 const began = Date.now();
 let failed = null;
-for (const [name, command] of PHASES.slice(start)) {
+const todo = PHASES.slice(start);
+// Types and lint only read the sources: run them together when both are due.
+if (todo[0]?.[0] === 'check' && todo[1]?.[0] === 'lint') {
+  const results = await runSideBySide(todo.splice(0, 2));
+  for (const [name, s, ok, status] of results) {
+    times.push([name, s, ok]);
+    if (!ok && !failed) failed = { name, status };
+  }
+}
+for (const [name, command] of failed ? [] : todo) {
   process.stdout.write(`\n::: ${name}: ${command}\n`);
   const t0 = Date.now();
   const r = spawnSync(command, { shell: true, stdio: 'inherit' });
