@@ -16,5 +16,9 @@ test('"# note" in the prompt box saves a bullet to CLAUDE.md and sends nothing',
 
   await page.getByTestId('file-tree').locator('[data-testid="file-entry"][data-path="/home/project/CLAUDE.md"]').click();
   await page.getByTestId('file-viewer').waitFor();
-  await expect.poll(() => fileViewerText(page), { timeout: 30_000 }).toContain('- always run the tests before saying done');
+  // The viewer wraps long lines at its width (narrower while a loaded machine is still laying out
+  // the page), so compare the text with wrapping undone.
+  await expect
+    .poll(async () => (await fileViewerText(page)).replace(/\s+/g, ' '), { timeout: 30_000 })
+    .toContain('- always run the tests before saying done');
 });

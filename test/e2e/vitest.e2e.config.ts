@@ -5,7 +5,10 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * End-to-end tests: the built app (`vite preview` of dist/) driven by Debian's Chromium through
- * playwright-core. One browser at a time — the machines running this have two cores.
+ * playwright-core. Two files at a time, each with its own Chromium and a fresh profile: on the
+ * 2-core machines running this, a page spends much of its time waiting (on the sandbox, on
+ * IndexedDB, on the other process), so two overlap well. The preview and fake-API servers are
+ * stateless and shared.
  */
 export default defineConfig({
   root: repoRoot,
@@ -13,8 +16,8 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.ts', 'test/security/**/*.e2e.ts'],
     environment: 'node',
     globalSetup: ['test/e2e/global-setup.ts'],
-    fileParallelism: false,
-    maxWorkers: 1,
+    fileParallelism: true,
+    maxWorkers: 2,
     // Generous: a cold Chromium plus a lazily loaded sandbox chunk on a busy 2-core machine.
     // Tests wait for states, never for time, so this only bounds a hang.
     testTimeout: 60_000,
