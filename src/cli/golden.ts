@@ -30,7 +30,7 @@ export async function goldenMain(
   }
   const [{ runGoldenCases, formatGoldenTable }, { scenarioGoldenEnv }, { createJustBashSandbox }, { createNodeToolRunner }, { createNodeJsHookRunner }] = await Promise.all([
     import('../harness/golden/index.ts'),
-    import('../scenarios/golden-env.ts'),
+    import('../run/golden-env.ts'),
     import('../sandbox/justbash/index.ts'),
     import('../user-code/tools/node-tool-runner.ts'),
     import('../hooks-runtime/node-runner.ts'),

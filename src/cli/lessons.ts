@@ -12,7 +12,7 @@ import { FakeClock, SequentialIds } from '../harness/index.ts';
 import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
 import { encodeScenarioLinkV1, MAX_ENCODED_CHARS } from '../scenarios/codec.ts';
 import { builtinDocs } from '../scenarios/library/index.ts';
-import { runLessonHeadless } from '../scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../run/run-lesson.ts';
 
 function lessonDoc(id: string) {
   const doc = builtinDocs.find((d) => d.id === id);

@@ -40,12 +40,12 @@ const engine = async () => {
   const [harness, sandbox, prepare, migrate, schema, steering, skills, agentFeatures, toolRunner] = await Promise.all([
     import('../harness/index.ts'),
     import('../sandbox/justbash/index.ts'),
-    import('../scenarios/prepare.ts'),
+    import('../run/prepare.ts'),
     import('../scenarios/migrate.ts'),
     import('../scenarios/schema.ts'),
     import('../harness/agents/index.ts').then((m) => ({ scriptedSteering: m.scriptedSteering })),
     import('../skills-bundle/node.ts'),
-    import('../scenarios/prepare-agents.ts'),
+    import('../run/prepare-agents.ts'),
     import('../user-code/tools/node-tool-runner.ts'),
   ]);
   return { ...harness, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures, ...toolRunner };
@@ -243,7 +243,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
  */
 async function runAllLessons(out: Out): Promise<number> {
   const { builtinDocs } = await library();
-  const { runLessonHeadless } = await import('../scenarios/run-lesson.ts');
+  const { runLessonHeadless } = await import('../run/run-lesson.ts');
   const { checkTranscript, createJustBashSandbox, FakeClock, SequentialIds, nodeSkillLoader, createNodeToolRunner } = await engine();
   const skillFiles = await nodeSkillLoader()();
   let failed = 0;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { documentKey } from '../../src/harness/trust/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { parseScenario, type Scenario, type ScenarioInput } from '../../src/scenarios/schema.ts';
 import { InMemoryMemoryStore } from '../../src/storage/memory/memory-store.ts';
 import { MemoryTrustStore } from '../../src/storage/memory/trust-store.ts';

@@ -9,7 +9,7 @@ import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/ind
 import { SessionLogWriter } from '../../src/harness/session/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { decodeScenarioLink, scenarioLinkUrl } from '../../src/scenarios/codec.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { auditJsonLines } from '../../src/ui/state/safety.ts';

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { createAnthropicClient } from '../../src/model/anthropic/client.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { documentLiveContext, mustConfirmLiveContext } from '../../src/scenarios/live-context.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { documentLiveContext, mustConfirmLiveContext } from '../../src/run/live-context.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
-import { DEFAULT_SYSTEM_PROMPT } from '../../src/scenarios/system-prompt.ts';
+import { DEFAULT_SYSTEM_PROMPT } from '../../src/run/system-prompt.ts';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import { drain } from '../unit/loop-helpers.ts';
 

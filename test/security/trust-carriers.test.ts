@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type McpConnector, type TraceEvent } from '../../src/harness/index.ts';
 import { carrierLines, carriersAct } from '../../src/harness/trust/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { scenarioCarriers } from '../../src/scenarios/actionable.ts';
 import { parseScenario, type Scenario, type ScenarioInput } from '../../src/scenarios/schema.ts';
 import { drain } from '../unit/loop-helpers.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runGoldenCases, STOPPED, type GoldenCase } from '../../src/harness/golden/index.ts';
 import type { Sandbox } from '../../src/harness/ports.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { scenarioGoldenEnv } from '../../src/scenarios/golden-env.ts';
+import { scenarioGoldenEnv } from '../../src/run/golden-env.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
 
 const evilCase: GoldenCase = {

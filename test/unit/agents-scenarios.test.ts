@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { agentLoop, checkTranscript, FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs, findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
 
 async function run(id: string) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, checkTranscript } from '../../src/harness/index.ts';
 import { exportSessionJsonl, importSessionJsonl } from '../../src/harness/session/jsonl.ts';
 import { replaySession } from '../../src/harness/session/replay.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { run } from './agents-fixture.ts';

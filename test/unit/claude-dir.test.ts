@@ -12,7 +12,7 @@ import { parseSettings } from '../../src/harness/settings/parse.ts';
 import type { ScopedSettings } from '../../src/harness/settings/merge.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import type { Scenario } from '../../src/scenarios/schema.ts';
 import { explainEvent } from '../../src/ui/explain/explain.ts';
 import { drain, ofType } from './loop-helpers.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { errorText, estimateAccuracy } from '../../src/ui/context/accuracy.ts';
 import { drain } from './loop-helpers.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinTools, FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { callLabel, derivePipelineCalls, LAYER_ORDER, latestAssembled } from '../../src/ui/context/derive.ts';
 import { builtinToolCaps, firingDiff, recordedTotals, recordSession, replaySession } from '../../src/ui/context/replay.ts';
 import { drain } from './loop-helpers.ts';

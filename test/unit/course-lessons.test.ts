@@ -12,7 +12,7 @@ import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { decodeScenarioLinkV1, encodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
 import { courseChapters, courseLessons, nextLesson, nowTryVariant } from '../../src/scenarios/course.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { claimMatches, runSignature as signature } from '../../src/scenarios/run-signature.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
 import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner.ts';

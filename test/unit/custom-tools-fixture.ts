@@ -5,7 +5,7 @@ import type { ModelClient } from '../../src/harness/ports.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
 import type { CustomToolInput } from '../../src/harness/tools/custom/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { parseScenario, type Scenario, type ScenarioInput } from '../../src/scenarios/schema.ts';
 import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';

@@ -11,7 +11,7 @@ import type { TraceEvent } from '../../src/harness/trace.ts';
 import { parseCustomTool, type CustomToolDefinition } from '../../src/harness/tools/custom/index.ts';
 import { createAnthropicClient } from '../../src/model/anthropic/client.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import type { Scenario } from '../../src/scenarios/schema.ts';
 import { createNodeToolRunner } from '../../src/user-code/tools/node-tool-runner.ts';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';

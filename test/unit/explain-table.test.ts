@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type TraceEvent, type TransitionReason } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';
 
 // The built-in skills, as the app and the runner give them (a lesson loads one).

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatGoldenTable, lineDiff, recordGoldenCase, recordableCalls, runGoldenCases } from '../../src/harness/golden/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
-import { scenarioGoldenEnv } from '../../src/scenarios/golden-env.ts';
+import { scenarioGoldenEnv } from '../../src/run/golden-env.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { decodeScenarioLink, encodeScenarioLink } from '../../src/scenarios/codec.ts';
 import type { Scenario } from '../../src/scenarios/schema.ts';

@@ -8,8 +8,8 @@ import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { createScriptedClient } from '../../src/model/scripted/client.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { ALL_AGENT_FEATURES, liveAgentFeatures } from '../../src/scenarios/prepare-agents.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { ALL_AGENT_FEATURES, liveAgentFeatures } from '../../src/run/prepare-agents.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { readPrefs } from '../../src/ui/state/settings.svelte.ts';
 
 const storage = (data: Record<string, string>) => ({ getItem: (k: string) => data[k] ?? null });

@@ -8,7 +8,7 @@ import { checkTranscript } from '../../src/harness/loop/check-transcript.ts';
 import { createScriptedClient } from '../../src/model/scripted/client.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { drain, ofType, setup, transitions } from './loop-helpers.ts';
 
 async function runScenario(id: string) {

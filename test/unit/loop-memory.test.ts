@@ -8,7 +8,7 @@ import { blocksOf, FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { createScriptedClient } from '../../src/model/scripted/client.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { InMemoryMemoryStore } from '../../src/storage/memory/memory-store.ts';
 import { drain, ofType } from './loop-helpers.ts';
 

@@ -9,7 +9,7 @@ import type { PromptAnswer, PromptRequest } from '../../src/harness/permissions/
 import { SessionGrants } from '../../src/harness/permissions/session-grants.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun, type PrepareOptions } from '../../src/scenarios/prepare.ts';
+import { prepareRun, type PrepareOptions } from '../../src/run/prepare.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
 import { drain, ofType, setup, transitions } from './loop-helpers.ts';
 import { deriveConversation } from '../../src/ui/state/conversation.ts';

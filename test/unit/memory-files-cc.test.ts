@@ -10,7 +10,7 @@ import { addQuickMemory, discoverClaudeMd, quickAddNote, recordReader } from '..
 import { loadClaudeDir } from '../../src/harness/claude-dir/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 
 const P = '/home/project';
 

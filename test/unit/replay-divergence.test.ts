@@ -17,7 +17,7 @@ import { courseLessons, nowTryVariant } from '../../src/scenarios/course.ts';
 import { toScenario } from '../../src/scenarios/from-recording.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
 import { toRunnableScenario } from '../../src/scenarios/migrate.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { withRecordedResults } from '../../src/scenarios/results-from-log.ts';
 import type { ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
 import { nodeSkillLoader } from '../../src/skills-bundle/node.ts';

@@ -4,7 +4,7 @@ import { checkTranscript } from '../../src/harness/loop/check-transcript.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs, builtinScenarios, findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { loadBuiltinDoc } from '../../src/scenarios/library/by-id.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
 import { drain, ofType, transitions } from './loop-helpers.ts';
 

@@ -13,7 +13,7 @@ import { SnapshotTracker } from '../../src/harness/session/snapshot.ts';
 import type { SessionLogEvent } from '../../src/harness/session/types.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { setup } from './loop-helpers.ts';

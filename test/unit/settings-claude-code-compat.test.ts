@@ -13,7 +13,7 @@ import { evaluateRules } from '../../src/harness/permissions/evaluate.ts';
 import { callFacts } from '../../src/harness/permissions/call-facts.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { drain, ofType } from './loop-helpers.ts';
 
 const W = '/home/project';

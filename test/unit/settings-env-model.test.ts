@@ -8,7 +8,7 @@ import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/ind
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { createScriptedClient } from '../../src/model/scripted/client.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import type { Scenario } from '../../src/scenarios/schema.ts';
 import { drain } from './loop-helpers.ts';
 

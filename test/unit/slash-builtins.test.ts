@@ -8,7 +8,7 @@ import { FakeClock, SequentialIds, WORKDIR } from '../../src/harness/index.ts';
 import { BUILTIN_COMMANDS, lastRunCleared } from '../../src/harness/commands/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { summarize } from '../../src/ui/events/summary.ts';
 import { drain, ofType, setup } from './loop-helpers.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, checkTranscript, type TraceEvent } from '../../src/harness/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { builtinDocs, findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { historyOf, run } from './agents-fixture.ts';

@@ -10,7 +10,7 @@ import { checkTranscript, FakeClock, SequentialIds, type TraceEvent } from '../.
 import { allMessages, isolatedTeammateWorkspace } from '../../src/harness/agents/teams/index.ts';
 import { readTasks } from '../../src/harness/agents/tasks/store.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { historyOf, run } from './agents-fixture.ts';
 import { call, runAll, say, teamSetup, turn } from './teams-fixture.ts';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { deriveConversation } from '../../src/ui/state/conversation.ts';

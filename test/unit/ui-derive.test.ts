@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { agentLoop, FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { summarize } from '../../src/ui/events/summary.ts';
 import { parseInline, parseNotes } from '../../src/ui/lib/markdown.ts';
 import { deriveConversation, type ConversationItem } from '../../src/ui/state/conversation.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { foldIdleLayers } from '../../src/ui/events/fold.ts';
 
 async function logOf(id: string): Promise<TraceEvent[]> {

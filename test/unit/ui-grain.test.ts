@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { grainOfKey, grainStop } from '../../src/ui/stepper/grain.ts';
 
 describe('stepping grains', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import type { ScenarioV1 } from '../../src/scenarios/schema-v1.ts';
 import { deriveConversation } from '../../src/ui/state/conversation.ts';
 import { resultDiff } from '../../src/ui/conversation/result-diff.ts';

@@ -8,7 +8,7 @@ import { agentLoop, FakeClock, SequentialIds, type TraceEvent } from '../../src/
 import { whatIf } from '../../src/harness/permissions/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { auditJsonLines, auditRecords, deriveHookRows, derivePermissions, inputSummary } from '../../src/ui/state/safety.ts';
 import { parseRulesText, rulesToText } from '../../src/ui/state/what-if-rules.ts';
 import { explainStage } from '../../src/ui/explain/explain.ts';

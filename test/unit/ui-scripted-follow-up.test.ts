@@ -8,7 +8,7 @@ import { createScriptedClient } from '../../src/model/scripted/client.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { SCRIPT_ENDED, scriptedFollowUp } from '../../src/ui/state/scripted-follow-up.ts';
 
 describe('scripted follow-ups', () => {

@@ -7,7 +7,7 @@ import type { RunResult } from '../../src/harness/loop/types.ts';
 import { SessionLogWriter, SnapshotTracker, persistRun, replaySession, snapshotAt, traceEventsOf, type SessionLogEvent } from '../../src/harness/session/index.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
 import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
-import { prepareRun } from '../../src/scenarios/prepare.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { logSeqOfEvent, memoryTextOf, resultOfReplay } from '../../src/ui/sessions/log-position.ts';

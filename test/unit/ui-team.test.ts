@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { deriveTeam } from '../../src/ui/team/derive.ts';
 import { summarizeTeamEvent } from '../../src/ui/team/summary.ts';

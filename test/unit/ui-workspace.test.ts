@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type EventOf, type TraceEvent } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
-import { runLessonHeadless } from '../../src/scenarios/run-lesson.ts';
+import { runLessonHeadless } from '../../src/run/run-lesson.ts';
 import { deriveWorkspaces, patchLines } from '../../src/ui/workspace/derive.ts';
 import { resolveConflict } from '../../src/ui/workspace/resolve.ts';
 

@@ -197,7 +197,7 @@ describe('the isolated-workspaces lesson', () => {
   it('merges the first agent, refuses the second agent\'s overlapping line, merges its new file, and the lead resolves it', async () => {
     const { FakeClock, SequentialIds } = await import('../../src/harness/index.ts');
     const { builtinDocs } = await import('../../src/scenarios/library/index.ts');
-    const { runLessonHeadless } = await import('../../src/scenarios/run-lesson.ts');
+    const { runLessonHeadless } = await import('../../src/run/run-lesson.ts');
     const doc = builtinDocs.find((d) => d.id === 'isolated-workspaces-overlap')!;
     const sandbox = await createJustBashSandbox();
     const { log, results } = await runLessonHeadless(doc, { sandbox, clock: new FakeClock(), ids: new SequentialIds() });

@@ -1,9 +1,9 @@
 /**
- * The memory side of a run's options (see `scenarios/memory-policy.ts`): which document the run
+ * The memory side of a run's options (see `run/memory-policy.ts`): which document the run
  * comes from and who wrote its prompt — a prompt equal to one of the document's own prompts (the
  * first, or a pre-filled follow-up) is the document's, whatever button sent it.
  */
-import { promptIsDocuments, type RunDocument } from '../../scenarios/memory-policy.ts';
+import { promptIsDocuments, type RunDocument } from '../../run/memory-policy.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 
 /** The document's prompts: a v1 document's `prompts`, else the runnable scenario's one prompt. */

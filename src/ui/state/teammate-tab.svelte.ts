@@ -11,7 +11,7 @@
  */
 import { realClock } from '../../harness/clock.ts';
 import { teammateTabRun } from '../../harness/agents/index.ts';
-import { prepareRun } from '../../scenarios/prepare.ts';
+import { prepareRun } from '../../run/prepare.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
 import { LocalTrustStore } from '../../storage/local/trust-store.ts';

@@ -17,7 +17,7 @@ import { combinedInbox, scriptedSteering, type SteeringInbox } from '../harness/
 import type { LoopInput } from '../harness/index.ts';
 import type { Sandbox } from '../harness/ports.ts';
 import type { AnyTool } from '../harness/tools/index.ts';
-import type { Scenario } from './schema.ts';
+import type { Scenario } from '../scenarios/schema.ts';
 
 export type PreparedAgents = {
   tools: (base: AnyTool[]) => AnyTool[];

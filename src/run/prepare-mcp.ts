@@ -10,7 +10,7 @@
  */
 import type { AnyTool, McpConnector, Sandbox, TraceEventBody } from '../harness/index.ts';
 import { mcp } from '../harness/index.ts';
-import type { Scenario } from './schema.ts';
+import type { Scenario } from '../scenarios/schema.ts';
 import type { ScopedSettings } from '../harness/settings/index.ts';
 
 export type PrepareMcpOptions = {

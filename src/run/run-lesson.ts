@@ -9,9 +9,9 @@ import type { Clock, IdGen, MemoryStore, ModelClient, Sandbox, UserToolRunner } 
 import type { TraceEvent } from '../harness/trace.ts';
 import { FileState } from '../harness/tools/index.ts';
 import { InMemoryMemoryStore } from '../storage/memory/memory-store.ts';
-import { toRunnableScenario } from './migrate.ts';
+import { toRunnableScenario } from '../scenarios/migrate.ts';
 import { prepareRun, runPrepared } from './prepare.ts';
-import type { ScenarioV1 } from './schema-v1.ts';
+import type { ScenarioV1 } from '../scenarios/schema-v1.ts';
 import type { SkillFile } from '../harness/agents/index.ts';
 import type { McpConnector } from '../harness/ports.ts';
 import { McpRegistry } from '../harness/mcp/index.ts';

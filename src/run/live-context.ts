@@ -6,7 +6,7 @@
  * system prompt, no CLAUDE.md injected).
  */
 import { MEMORY_FILE_NAME } from '../harness/memory/index.ts';
-import type { Scenario } from './schema.ts';
+import type { Scenario } from '../scenarios/schema.ts';
 
 export type DocumentLiveContext = {
   /** The document's system prompt, when it sets one. */

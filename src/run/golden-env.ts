@@ -12,7 +12,7 @@ import { GOLDEN_TOOL_USE_ID, type GoldenCase, type GoldenRunEnv } from '../harne
 import type { JsHookRunner, Sandbox, UserToolRunner } from '../harness/ports.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
 import { prepareRun } from './prepare.ts';
-import type { Scenario } from './schema.ts';
+import type { Scenario } from '../scenarios/schema.ts';
 
 export type GoldenEnvOptions = {
   makeSandbox: () => Promise<Sandbox>;

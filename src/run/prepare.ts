@@ -33,7 +33,7 @@ import { createScriptedClient } from '../model/scripted/client.ts';
 import { deterministicSummarizer } from '../harness/context/index.ts';
 import type { ContextState } from '../harness/context/index.ts';
 import type { ContextSettingsInput } from '../harness/context/index.ts';
-import { harnessSettingsOf, type Scenario } from './schema.ts';
+import { harnessSettingsOf, type Scenario } from '../scenarios/schema.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.ts';
 import { prepareAgents } from './prepare-agents.ts';
 import type { SkillFile } from '../harness/agents/index.ts';
