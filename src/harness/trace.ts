@@ -17,6 +17,13 @@ import type { WorkspaceEventBody } from './workspace/events.ts';
 import type { McpEventBody } from './mcp/events.ts';
 import type { TodoItem } from './agents/todos/todo-item.ts';
 
+/** Which hook a hook event is about: its command, prompt, URL or JS hook name. */
+export type HookRef =
+  | { type: 'command'; command: string }
+  | { type: 'prompt'; prompt: string }
+  | { type: 'http'; url: string }
+  | { type: 'js'; name: string };
+
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
 export type ContinueReason =
   | 'next_turn'
@@ -29,6 +36,8 @@ export type ContinueReason =
   // agents: the model stopped while something was waiting for it (src/harness/agents/)
   | 'steering_message'
   | 'background_notification'
+  /** An `asyncRewake` hook exited 2 after the model stopped: its stderr goes to the model (`hook.run` with `background.rewake`). */
+  | 'async_hook_rewake'
   /** The model was overloaded or not found: the run switched to its fallback model (`model.fallback`). */
   | 'model_fallback';
 
@@ -272,7 +281,7 @@ type EventBody =
       event: HookEventName;
       /** The matcher of the group the hook came from (`''` when the group had none). */
       matcher: string;
-      hook: { type: 'command'; command: string } | { type: 'prompt'; prompt: string } | { type: 'js'; name: string };
+      hook: HookRef;
       /** The JSON given to the hook on stdin (or as the JS hook's argument). */
       input: unknown;
       exitCode: number;
@@ -286,6 +295,25 @@ type EventBody =
       decision?: 'allow' | 'deny' | 'ask' | 'block' | 'stop' | 'continue' | 'none';
       reason?: string;
       ms: number;
+      /** An http hook's answer status (absent when no answer came). */
+      status?: number;
+      /** An http hook the client would not call (an origin the user did not allow): stderr says why. */
+      refused?: boolean;
+      /**
+       * A background (`async` / `asyncRewake`) hook finished; it was started at `hook.async_started`
+       * and could not block anything. Its context reaches the model at the next safe point; `rewake`
+       * is set when its exit 2 woke the agent.
+       */
+      background?: { id: string; rewake: boolean };
+    }
+  | {
+      /** An `async` / `asyncRewake` command hook started in the background; the event went on without it. */
+      type: 'hook.async_started';
+      id: string;
+      event: HookEventName;
+      matcher: string;
+      hook: HookRef;
+      rewake: boolean;
     }
   | {
       /** A hooks setting that cannot work (e.g. a matcher that is not a valid regex); reported once. */
