@@ -408,6 +408,10 @@ export type MemoryEntry = {
   tags?: string[];
   /** Where the fact came from; absent on memories stored before origins existed ("user (legacy)"). */
   origin?: MemoryOrigin;
+  /** How many runs it was injected into (absent = 0); see `memory/decay.ts`. */
+  references?: number;
+  /** When it was last injected (ms); absent = never, decay then counts from `updatedAt`. */
+  lastReferencedAt?: number;
 };
 
 export type MemoryStoreErrorCode =

@@ -389,6 +389,8 @@ type EventBody =
       duplicates: { content: string; of: string }[];
       /** Lines of the model's reply that did not parse, a failed call, … */
       problems: string[];
+      /** Via `model`: the extraction call's model and usage (priced as its own `memory_extraction` line). */
+      call?: { model: string; usage: Usage };
     }
   // agents: skills, task graph, background jobs, steering (see src/harness/agents/README.md)
   | AgentEventBody<ExitReason>
@@ -502,6 +504,12 @@ export type MemoryChoice = {
   tokens: number;
   /** Where the memory came from (absent: stored before origins existed, "user (legacy)"). */
   origin?: MemoryOrigin;
+  /** The keyword multiplier from idleness (`memory/decay.ts`); 1 = just used. */
+  decay?: number;
+  /** The bonus for earlier use, 0.05 × log2(1 + references). */
+  use?: number;
+  /** Runs it was injected into before this one. */
+  references?: number;
 };
 
 /** A memory that was left out, and why. */
@@ -510,7 +518,8 @@ export type MemoryLeftOut = {
   /** The first characters of the memory. */
   content: string;
   score: number;
-  reason: 'no_match' | 'over_cap' | 'max_entries' | 'other_document';
+  /** `decayed`: an extracted memory unused for 90 days, pruned from the store (`memory/decay.ts`). */
+  reason: 'no_match' | 'over_cap' | 'max_entries' | 'other_document' | 'decayed';
 };
 
 export type MemoryProblem = {
