@@ -11,10 +11,20 @@ export type HookReply = { status?: number; body?: string; hold?: boolean };
 
 export type HookServer = { url: string; origin: string; requests: HookRequest[]; close(): Promise<void> };
 
-export async function startHookServer(reply: (req: HookRequest) => HookReply): Promise<HookServer> {
+/** `cors: true` answers preflights and adds `Access-Control-Allow-Origin: *` (for a page calling it). */
+export async function startHookServer(reply: (req: HookRequest) => HookReply, opts: { cors?: boolean } = {}): Promise<HookServer> {
   const requests: HookRequest[] = [];
   const open = new Set<ServerResponse>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (opts.cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '*' });
+        res.end();
+        return;
+      }
+    }
     let text = '';
     req.on('data', (d: Buffer) => (text += d.toString()));
     req.on('end', () => {
