@@ -172,6 +172,9 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       toolRunner: createNodeToolRunner(),
       // JS hooks run as in `golden`: a vm context in a worker thread (src/hooks-runtime/node-runner.ts).
       jsRunner: (await import('../hooks-runtime/node-runner.ts')).createNodeJsHookRunner(),
+      // http hooks POST from the runner to any http(s) URL, as Claude Code's; `allowedEnvVars` read this process's env.
+      httpHookClient: (await import('../hooks-runtime/http-hook-client.ts')).createNodeHttpHookClient(),
+      httpHookEnv: process.env,
       // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL,

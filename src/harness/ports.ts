@@ -248,6 +248,48 @@ export interface JsHookRunner {
   run(code: string, input: unknown, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<JsHookResult>;
 }
 
+// ─── HTTP hooks ─────────────────────────────────────────────────────────────────────────────
+
+/** One `type: "http"` hook call: the event's JSON input POSTed to `url`. */
+export type HttpHookRequest = {
+  url: string;
+  /** Already interpolated (only `allowedEnvVars` filled); `Content-Type: application/json` is the client's. */
+  headers: Record<string, string>;
+  /** The hook input, as JSON text. */
+  body: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+};
+
+/**
+ * What came of it: an HTTP answer (any status), a refusal (the client will not call that URL), or
+ * a failure to get an answer at all (connection, timeout, abort).
+ */
+export type HttpHookResponse =
+  | { kind: 'response'; status: number; body: string }
+  | { kind: 'refused'; message: string }
+  | { kind: 'failed'; message: string; timedOut: boolean };
+
+/**
+ * POSTs `type: "http"` hooks' input, for the harness that may not `fetch` itself (`hooks/http-hook.ts`
+ * turns the answer into a hook result). Implementations: `src/hooks-runtime/http-hook-client.ts`
+ * (Node, the headless runner: any http(s) URL) and `src/ui/state/page-http-hook-client.ts` (the page:
+ * only origins the user allowed in Settings → Hook endpoints).
+ *
+ * Contract:
+ * - `post` never rejects; every failure is a value.
+ * - A URL the client will not call (not http(s), an origin the user did not allow, the page's
+ *   connect lock) is `refused` with a sentence saying why and what to do, and no request goes out.
+ * - Redirects are not followed (a redirect is a `response` with its 3xx status): the hook's URL
+ *   is the only place the input goes.
+ * - After `timeoutMs`, or when `signal` fires, the request is abandoned → `failed` (`timedOut` true
+ *   only for the timeout).
+ * - The body of the answer is read as text, at most 1 MB (longer is cut).
+ */
+export interface HttpHookClient {
+  post(request: HttpHookRequest): Promise<HttpHookResponse>;
+}
+
 // ─── Custom tools (user-written JS) ───────────────────────────────────────────────────────
 
 /**
@@ -366,6 +408,10 @@ export type MemoryEntry = {
   tags?: string[];
   /** Where the fact came from; absent on memories stored before origins existed ("user (legacy)"). */
   origin?: MemoryOrigin;
+  /** How many runs it was injected into (absent = 0); see `memory/decay.ts`. */
+  references?: number;
+  /** When it was last injected (ms); absent = never, decay then counts from `updatedAt`. */
+  lastReferencedAt?: number;
 };
 
 export type MemoryStoreErrorCode =

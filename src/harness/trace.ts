@@ -17,6 +17,13 @@ import type { WorkspaceEventBody } from './workspace/events.ts';
 import type { McpEventBody } from './mcp/events.ts';
 import type { TodoItem } from './agents/todos/todo-item.ts';
 
+/** Which hook a hook event is about: its command, prompt, URL or JS hook name. */
+export type HookRef =
+  | { type: 'command'; command: string }
+  | { type: 'prompt'; prompt: string }
+  | { type: 'http'; url: string }
+  | { type: 'js'; name: string };
+
 /** Why the loop continued or stopped. Stamped on every continue site and every exit. */
 export type ContinueReason =
   | 'next_turn'
@@ -29,6 +36,8 @@ export type ContinueReason =
   // agents: the model stopped while something was waiting for it (src/harness/agents/)
   | 'steering_message'
   | 'background_notification'
+  /** An `asyncRewake` hook exited 2 after the model stopped: its stderr goes to the model (`hook.run` with `background.rewake`). */
+  | 'async_hook_rewake'
   /** The model was overloaded or not found: the run switched to its fallback model (`model.fallback`). */
   | 'model_fallback';
 
@@ -272,7 +281,7 @@ type EventBody =
       event: HookEventName;
       /** The matcher of the group the hook came from (`''` when the group had none). */
       matcher: string;
-      hook: { type: 'command'; command: string } | { type: 'prompt'; prompt: string } | { type: 'js'; name: string };
+      hook: HookRef;
       /** The JSON given to the hook on stdin (or as the JS hook's argument). */
       input: unknown;
       exitCode: number;
@@ -286,6 +295,25 @@ type EventBody =
       decision?: 'allow' | 'deny' | 'ask' | 'block' | 'stop' | 'continue' | 'none';
       reason?: string;
       ms: number;
+      /** An http hook's answer status (absent when no answer came). */
+      status?: number;
+      /** An http hook the client would not call (an origin the user did not allow): stderr says why. */
+      refused?: boolean;
+      /**
+       * A background (`async` / `asyncRewake`) hook finished; it was started at `hook.async_started`
+       * and could not block anything. Its context reaches the model at the next safe point; `rewake`
+       * is set when its exit 2 woke the agent.
+       */
+      background?: { id: string; rewake: boolean };
+    }
+  | {
+      /** An `async` / `asyncRewake` command hook started in the background; the event went on without it. */
+      type: 'hook.async_started';
+      id: string;
+      event: HookEventName;
+      matcher: string;
+      hook: HookRef;
+      rewake: boolean;
     }
   | {
       /** A hooks setting that cannot work (e.g. a matcher that is not a valid regex); reported once. */
@@ -361,6 +389,8 @@ type EventBody =
       duplicates: { content: string; of: string }[];
       /** Lines of the model's reply that did not parse, a failed call, … */
       problems: string[];
+      /** Via `model`: the extraction call's model and usage (priced as its own `memory_extraction` line). */
+      call?: { model: string; usage: Usage };
     }
   // agents: skills, task graph, background jobs, steering (see src/harness/agents/README.md)
   | AgentEventBody<ExitReason>
@@ -474,6 +504,12 @@ export type MemoryChoice = {
   tokens: number;
   /** Where the memory came from (absent: stored before origins existed, "user (legacy)"). */
   origin?: MemoryOrigin;
+  /** The keyword multiplier from idleness (`memory/decay.ts`); 1 = just used. */
+  decay?: number;
+  /** The bonus for earlier use, 0.05 × log2(1 + references). */
+  use?: number;
+  /** Runs it was injected into before this one. */
+  references?: number;
 };
 
 /** A memory that was left out, and why. */
@@ -482,7 +518,8 @@ export type MemoryLeftOut = {
   /** The first characters of the memory. */
   content: string;
   score: number;
-  reason: 'no_match' | 'over_cap' | 'max_entries' | 'other_document';
+  /** `decayed`: an extracted memory unused for 90 days, pruned from the store (`memory/decay.ts`). */
+  reason: 'no_match' | 'over_cap' | 'max_entries' | 'other_document' | 'decayed';
 };
 
 export type MemoryProblem = {

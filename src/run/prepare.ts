@@ -3,7 +3,7 @@
  * files, builds the tools and (unless one is passed in) the scripted model. Shared by the UI and
  * the headless runner so both run a scenario exactly alike.
  */
-import type { SessionEndReason } from '../harness/hooks/index.ts';
+import type { AsyncHookInbox, SessionEndReason } from '../harness/hooks/index.ts';
 import type { ModelAliasOverrides } from '../harness/agents/index.ts';
 import type { LoopDeps, LoopInput } from '../harness/index.ts';
 import type { Message } from '../harness/messages.ts';
@@ -16,7 +16,7 @@ import type { LoopHooks } from '../harness/index.ts';
 import type { SessionGrants } from '../harness/permissions/index.ts';
 import type { PermissionMode, SourcedRule } from '../harness/permissions/index.ts';
 import { DEFAULT_PRICE_TABLE, type PriceTable } from '../harness/cost/index.ts';
-import type { JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
+import type { HttpHookClient, JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
 import { HOME_DIR } from '../harness/ports.ts';
 import { sandboxWithEnv } from '../sandbox/with-env.ts';
 import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
@@ -98,6 +98,12 @@ export type PrepareOptions = {
   sessionGrants?: SessionGrants;
   /** Runs `type: "js"` hooks (a Worker in the browser, worker_threads in Node). */
   jsRunner?: JsHookRunner;
+  /** POSTs `type: "http"` hooks (the page's allow-listed client; the runner's Node client). */
+  httpHookClient?: HttpHookClient;
+  /** Variables http hooks' `allowedEnvVars` may name besides settings' `env` (the runner passes its process env). */
+  httpHookEnv?: Readonly<Record<string, string | undefined>>;
+  /** Background hooks of the session (keep one across prompts so a hook ending after a run reports at the next). */
+  asyncHooks?: AsyncHookInbox;
   /** Runs `js` custom tools (the user-code frame in the browser, worker_threads in Node). */
   toolRunner?: UserToolRunner;
   /** For hook inputs; default `scenario-<id>`. */
@@ -228,6 +234,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
           config: merged.hooks,
           session: { sessionId: opts.sessionId ?? `scenario-${scenario.id}`, cwd: sandbox.workdir, permissionMode: permissions.mode },
           ...(opts.jsRunner ? { jsRunner: opts.jsRunner } : {}),
+          ...(opts.httpHookClient ? { httpClient: opts.httpHookClient, httpEnv: { ...opts.httpHookEnv, ...merged.env } } : {}),
+          ...(opts.asyncHooks ? { asyncHooks: opts.asyncHooks } : {}),
           // Prompt hooks ask the live model (a scripted one has only the scenario's own replies).
           ...(opts.model ? { promptModel: { client: opts.model, model: modelId } } : {}),
         }

@@ -23,6 +23,7 @@ export const TRANSITION_REASONS = [
   'reactive_compact_retry',
   'steering_message',
   'background_notification',
+  'async_hook_rewake',
   'model_fallback',
   'completed',
   'max_turns',

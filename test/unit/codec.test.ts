@@ -79,7 +79,7 @@ describe('share-link codec', () => {
     ['gzip of bytes that are not UTF-8', b64url(gzipSync(new Uint8Array([0xff, 0xfe, 0xc3, 0x28]))), /not UTF-8/],
     ['gzip of JSON that is not a scenario', gz('[1,2,3]'), /invalid/],
     ['a scenario with a file outside the workdir', gz(valid.replace('"a.txt"', '"../../etc/passwd"')), /invalid.*files/],
-    ['a scenario with an unknown hook type', gz(valid.replace('"type":"command"', '"type":"http"')), /invalid.*hook type/],
+    ['a scenario with an unknown hook type', gz(valid.replace('"type":"command"', '"type":"webhook"')), /invalid.*hook type/],
     ['a scenario with an unknown top-level key', gz(JSON.stringify({ ...JSON.parse(valid), run: 'rm -rf /' })), /invalid/],
     ['a payload over the encoded limit', 'A'.repeat(MAX_ENCODED_CHARS + 4), /too long/],
     ['a zip bomb (small link, huge JSON)', b64url(gzipSync(new Uint8Array(MAX_DECODED_BYTES * 40).fill(0x20), { level: 9 })), /too large/],

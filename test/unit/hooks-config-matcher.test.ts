@@ -33,9 +33,9 @@ describe('hooks config schema', () => {
   });
 
   it.each([
-    [{ Stop: [{ hooks: [{ type: 'agent', prompt: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: unknown hook type "agent": use "command", "prompt" or "js"'],
+    [{ Stop: [{ hooks: [{ type: 'agent', prompt: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: unknown hook type "agent": use "command", "prompt", "http" or "js"'],
     [{ Stop: [{ hooks: [{ type: 'prompt', prompt: ' ' }] }] }, 'hooks.Stop.0.hooks.0.prompt: a prompt hook needs a non-empty "prompt"'],
-    [{ Stop: [{ hooks: [{ command: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: a hook needs "type": "command", "prompt" or "js"'],
+    [{ Stop: [{ hooks: [{ command: 'x' }] }] }, 'hooks.Stop.0.hooks.0.type: a hook needs "type": "command", "prompt", "http" or "js"'],
     [{ Stop: [{ hooks: [{ type: 'command', command: '  ' }] }] }, 'hooks.Stop.0.hooks.0.command: a command hook needs a non-empty "command"'],
     [{ Stop: [{ hooks: [{ type: 'js', code: '' }] }] }, 'hooks.Stop.0.hooks.0.code: a js hook needs a non-empty "code" (a function body)'],
     [{ Stop: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] }, 'hooks.Stop.0.hooks.0.timeout: timeout must be a positive number of seconds'],

@@ -33,7 +33,7 @@ export function effectiveRows(scopes: readonly ScopedSettings[]): EffectiveRow[]
   }
   for (const [event, groups] of Object.entries(merged.hooks)) {
     (groups ?? []).forEach((g, i) => {
-      const what = g.hooks.map((h) => (h.type === 'command' ? h.command : h.type === 'prompt' ? `prompt: ${h.prompt}` : `js ${h.name ?? 'hook'}`)).join('; ');
+      const what = g.hooks.map((h) => (h.type === 'command' ? h.command : h.type === 'prompt' ? `prompt: ${h.prompt}` : h.type === 'http' ? `POST ${h.url}` : `js ${h.name ?? 'hook'}`)).join('; ');
       rows.push({ key: `hooks.${event}`, value: `${g.matcher ? `[${g.matcher}] ` : ''}${what}`, source: merged.hookSources[event as keyof typeof merged.hookSources]?.[i] ?? '?' });
     });
   }

@@ -31,11 +31,19 @@ export type AgentCostLine = {
   /** Own plus every descendant's. */
   totalUsd: number;
 };
+/**
+ * A model call that is not an agent's turn, priced as its own line: today the memory-extraction
+ * call after an exchange (`memory.extracted` with `call`). It counts in its agent's total.
+ */
+export type SideCallCost = { seq: number; agentId: string; kind: 'memory_extraction'; model: string; row: string; assumed: boolean; usage: Usage; cost: CallCost };
+
 export type CostReport = {
   prices: { date: string; source: string };
   totalUsd: number;
   requests: RequestCost[];
   toolCalls: ToolCallCost[];
+  /** Calls outside the turns (`memory_extraction`), each its own line; included in the totals. */
+  sideCalls: SideCallCost[];
   /** `main` first, then each child after its parent. */
   agents: AgentCostLine[];
   /** Models the table does not name, priced with its fallback row. */
@@ -49,6 +57,7 @@ export class CostLedger {
   private readonly agents = new Map<string, AgentState>();
   private readonly requests: RequestCost[] = [];
   private readonly toolCalls: ToolCallCost[] = [];
+  private readonly sideCalls: SideCallCost[] = [];
   private readonly pending = new Map<string, Pending[]>();
 
   constructor(private readonly table: PriceTable) {}
@@ -86,6 +95,9 @@ export class CostLedger {
       }
       case 'model.response':
         return this.price(e);
+      case 'memory.extracted':
+        if (e.call) this.priceSideCall(e.seq, e.agentId, 'memory_extraction', e.call.model, e.call.usage);
+        return null;
       default:
         return null;
     }
@@ -110,6 +122,13 @@ export class CostLedger {
       this.toolCalls.push({ agentId: e.agentId, toolUseId: p.toolUseId, name: p.name, tokens: p.tokens, usd: inputUsd * share, turn: e.turn });
     }
     return req;
+  }
+
+  private priceSideCall(seq: number, agentId: string, kind: SideCallCost['kind'], model: string, usage: Usage): void {
+    const lookup = priceFor(this.table, model);
+    const cost = costOfUsage(usage, lookup.price);
+    this.agent(agentId).usd += cost.total;
+    this.sideCalls.push({ seq, agentId, kind, model, row: lookup.row, assumed: lookup.assumed, usage, cost });
   }
 
   totalUsd(): number {
@@ -140,8 +159,9 @@ export class CostLedger {
       totalUsd: this.totalUsd(),
       requests: [...this.requests],
       toolCalls: [...this.toolCalls],
+      sideCalls: [...this.sideCalls],
       agents: lines,
-      assumedModels: [...new Set(this.requests.filter((r) => r.assumed).map((r) => r.model))],
+      assumedModels: [...new Set([...this.requests, ...this.sideCalls].filter((r) => r.assumed).map((r) => r.model))],
     };
   }
 }

@@ -24,6 +24,7 @@ export function costSummaryLines(report: CostReport, times: { apiMs: number; wal
     const own = a.totalUsd !== a.ownUsd ? ` (own ${formatUsd(a.ownUsd)})` : '';
     lines.push(`${'  '.repeat(depth(a.agentId) + 1)}${a.label} · ${a.model}: ${a.requests} request(s), ${formatUsd(a.totalUsd)}${own}`);
   }
+  for (const c of report.sideCalls) lines.push(`  ${c.kind} · ${c.model}: ${formatUsd(c.cost.total)}`);
   if (report.assumedModels.length > 0) lines.push(`  (${report.assumedModels.join(', ')} not in the price table: priced with its fallback row)`);
   lines.push(`Prices of ${report.prices.date}: ${report.prices.source}`);
   return lines;

@@ -110,7 +110,7 @@ export const CLAUDE_CODE_HOOK_EVENTS = [
 export const CLAUDE_CODE_HOOK_TYPES = ['command', 'prompt', 'agent', 'http', 'mcp_tool'] as const;
 
 /** The handler types this harness runs (ours adds `js`); other Claude Code types load with a warning. */
-export const HOOK_TYPES_RUN_HERE: readonly string[] = ['command', 'prompt', 'js'];
+export const HOOK_TYPES_RUN_HERE: readonly string[] = ['command', 'prompt', 'http', 'js'];
 
 export function isHookEventName(name: string): name is HookEventName {
   return (HOOK_EVENTS as readonly string[]).includes(name);
@@ -135,6 +135,10 @@ export const commandHookSchema = z.object({
   if: conditionSchema.optional(),
   command: z.string().trim().min(1, { error: 'a command hook needs a non-empty "command"' }),
   timeout: timeoutSchema.optional(),
+  /** Claude Code's `async`: run in the background; the event does not wait (`async-hooks.ts`). */
+  async: z.boolean().optional(),
+  /** Claude Code's `asyncRewake`: background too (implies `async`); exit 2 wakes the agent with the hook's stderr. */
+  asyncRewake: z.boolean().optional(),
 });
 
 export const jsHookSchema = z.object({
@@ -156,13 +160,29 @@ export const promptHookSchema = z.object({
   timeout: timeoutSchema.optional(),
 });
 
+/** An env var name as Claude Code's `allowedEnvVars` lists it: a bare name, no `$`. */
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'allowedEnvVars lists bare variable names, e.g. "MY_TOKEN" (no "$")' });
+
+/**
+ * Claude Code's `type: "http"`: the input JSON is POSTed to `url` (`http-hook.ts`); header values
+ * may use `$VAR` / `${VAR}`, filled only for names in `allowedEnvVars` (others become empty).
+ */
+export const httpHookSchema = z.object({
+  type: z.literal('http'),
+  if: conditionSchema.optional(),
+  url: z.string().refine((u) => /^https?:\/\/[^\s/]+/i.test(u.trim()), { error: 'an http hook needs an http(s) "url"' }),
+  headers: z.record(z.string(), z.string()).optional(),
+  allowedEnvVars: z.array(envVarName).optional(),
+  timeout: timeoutSchema.optional(),
+});
+
 function hookTypeMessage(type: unknown): string {
   return type === undefined
-    ? 'a hook needs "type": "command", "prompt" or "js"'
-    : `unknown hook type ${JSON.stringify(type)}: use "command", "prompt" or "js"`;
+    ? 'a hook needs "type": "command", "prompt", "http" or "js"'
+    : `unknown hook type ${JSON.stringify(type)}: use "command", "prompt", "http" or "js"`;
 }
 
-export const hookDefinitionSchema = z.discriminatedUnion('type', [commandHookSchema, promptHookSchema, jsHookSchema], {
+export const hookDefinitionSchema = z.discriminatedUnion('type', [commandHookSchema, promptHookSchema, httpHookSchema, jsHookSchema], {
   error: (issue) =>
     issue.code === 'invalid_union'
       ? hookTypeMessage((issue.input as { type?: unknown } | undefined)?.type)
@@ -178,6 +198,7 @@ export const hookMatcherGroupSchema = z.object({
 export type CommandHook = z.infer<typeof commandHookSchema>;
 export type JsHook = z.infer<typeof jsHookSchema>;
 export type PromptHook = z.infer<typeof promptHookSchema>;
+export type HttpHook = z.infer<typeof httpHookSchema>;
 export type HookDefinition = z.infer<typeof hookDefinitionSchema>;
 export type HookMatcherGroup = z.infer<typeof hookMatcherGroupSchema>;
 /** Validated hooks settings: an event name → its matcher groups, in config order. */

@@ -13,7 +13,10 @@ export {
   type HookDefinition,
   type CommandHook,
   type JsHook,
+  type HttpHook,
 } from './config.ts';
+export { runHttpHook, interpolateHeaders } from './http-hook.ts';
+export { AsyncHookInbox, type FinishedAsyncHook } from './async-hooks.ts';
 export { compileMatcher, matcherSubject, matches, type CompiledMatcher } from './matcher.ts';
 export { buildHookInput, transcriptPathFor, type HookInput, type HookPayload, type HookSession, type SessionEndReason } from './input.ts';
 export { hookRunLabel } from './label.ts';

@@ -7,8 +7,10 @@
  * a non-blocking error in `userMessages`, so a broken hook never stops the agent unless it asks
  * to (exit 2, `decision: "block"`, `continue: false`).
  */
-import type { Clock, JsHookRunner, Sandbox } from '../ports.ts';
-import type { TraceEventBody } from '../trace.ts';
+import type { Clock, HttpHookClient, JsHookRunner, Sandbox } from '../ports.ts';
+import type { HookRef, TraceEventBody } from '../trace.ts';
+import type { AsyncHookInbox } from './async-hooks.ts';
+import { runHttpHook, type HttpHookExtra } from './http-hook.ts';
 import { AsyncQueue } from '../util/async-queue.ts';
 import { aggregateVerdicts, type HookOutcome } from './aggregate.ts';
 import { DEFAULT_HOOK_TIMEOUT_S, type HookDefinition, type HookEventName, type HooksConfig } from './config.ts';
@@ -27,6 +29,15 @@ export type HookRunEnv = {
   promptModel?: PromptHookModel;
   /** Runs `type: "js"` hooks; without one they fail (non-blocking) with a message saying so. */
   jsRunner?: JsHookRunner;
+  /** POSTs `type: "http"` hooks' input; without one they fail (non-blocking) with a message saying so. */
+  httpClient?: HttpHookClient;
+  /** Where http hooks' `allowedEnvVars` are read from (settings' `env`; the runner adds its process's). */
+  httpEnv?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where `async` / `asyncRewake` command hooks go while they run (`async-hooks.ts`). Without one
+   * (a site that has no safe point to deliver them) they run in line like any hook.
+   */
+  asyncHooks?: AsyncHookInbox;
   clock: Clock;
   /** Stops running hooks (they end as non-blocking errors). */
   signal?: AbortSignal;
@@ -54,7 +65,7 @@ export async function* runHooks(
   const reported = env.reported ?? getOrCreate(reportedByConfig, config);
   const subject = matcherSubject(event, input);
   const configErrors: string[] = [];
-  const planned: Planned[] = [];
+  let planned: Planned[] = [];
   const seen = new Set<string>();
 
   for (const group of config[event] ?? []) {
@@ -79,6 +90,20 @@ export async function* runHooks(
       planned.push({ hook, matcher });
     }
   }
+
+  // Background hooks start now and report at a safe point; the event does not wait for them.
+  const inbox = env.asyncHooks;
+  const foreground = inbox ? planned.filter((p) => !isBackground(p.hook)) : planned;
+  if (inbox) {
+    for (const p of planned) {
+      if (!isBackground(p.hook)) continue;
+      const id = inbox.nextId();
+      const rewake = p.hook.type === 'command' && p.hook.asyncRewake === true;
+      yield { type: 'hook.async_started', id, event, matcher: p.matcher, hook: refOf(p.hook), rewake };
+      inbox.start(id, rewake, runOne(event, input, p, env).then((r) => r.trace as Extract<TraceEventBody, { type: 'hook.run' }>));
+    }
+  }
+  planned = foreground;
 
   const verdicts: HookVerdict[] = new Array(planned.length);
   if (planned.length > 0) {
@@ -110,8 +135,9 @@ async function runOne(
   const desc = describeHook(event, hook);
   const started = env.clock.now();
   let result: HookProcessResult;
+  let extra: HttpHookExtra = {};
   try {
-    result = await execute(hook, input, timeoutMs, env);
+    ({ result, extra } = await execute(hook, input, timeoutMs, env));
   } catch (e) {
     // Ports promise not to throw; keep our own promise if one does.
     result = { exitCode: 1, stdout: '', stderr: `the hook could not run: ${e instanceof Error ? e.message : String(e)}`, timedOut: false };
@@ -122,7 +148,7 @@ async function runOne(
     type: 'hook.run',
     event,
     matcher,
-    hook: hook.type === 'command' ? { type: 'command', command: hook.command } : hook.type === 'prompt' ? { type: 'prompt', prompt: hook.prompt } : { type: 'js', name: hook.name ?? 'js hook' },
+    hook: refOf(hook),
     input,
     exitCode: result.exitCode,
     stdout: result.stdout,
@@ -131,11 +157,21 @@ async function runOne(
     decision: verdict.label,
     ...(reason ? { reason } : {}),
     ms: env.clock.now() - started,
+    ...(extra.status !== undefined ? { status: extra.status } : {}),
+    ...(extra.refused ? { refused: true } : {}),
   };
   return { verdict, trace };
 }
 
-async function execute(hook: HookDefinition, input: HookInput, timeoutMs: number, env: HookRunEnv): Promise<HookProcessResult> {
+async function execute(hook: HookDefinition, input: HookInput, timeoutMs: number, env: HookRunEnv): Promise<{ result: HookProcessResult; extra: HttpHookExtra }> {
+  if (hook.type === 'http') {
+    if (!env.httpClient) return { result: { exitCode: 1, stdout: '', stderr: 'http hooks need an HTTP hook client, and this run has none.', timedOut: false }, extra: {} };
+    return runHttpHook(hook, input, env.httpClient, { timeoutMs, env: env.httpEnv ?? {}, ...(env.signal ? { signal: env.signal } : {}) });
+  }
+  return { result: await executeProcess(hook, input, timeoutMs, env), extra: {} };
+}
+
+async function executeProcess(hook: Exclude<HookDefinition, { type: 'http' }>, input: HookInput, timeoutMs: number, env: HookRunEnv): Promise<HookProcessResult> {
   if (hook.type === 'command') {
     const r = await env.sandbox.exec(hook.command, {
       stdin: JSON.stringify(input),
@@ -165,7 +201,21 @@ async function execute(hook: HookDefinition, input: HookInput, timeoutMs: number
 export function describeHook(event: HookEventName, hook: HookDefinition): string {
   const what = hook.type === 'js' ? (hook.name ?? 'js hook') : hookText(hook);
   const short = what.length > 60 ? `${what.slice(0, 57)}…` : what;
-  return `${event} ${hook.type === 'js' ? 'JS hook' : hook.type === 'prompt' ? 'prompt hook' : 'hook'} ${JSON.stringify(short.replace(/\s+/g, ' '))}`;
+  const kind = hook.type === 'js' ? 'JS hook' : hook.type === 'prompt' ? 'prompt hook' : hook.type === 'http' ? 'http hook' : 'hook';
+  return `${event} ${kind} ${JSON.stringify(short.replace(/\s+/g, ' '))}`;
+}
+
+/** `async: true` / `asyncRewake: true` command hooks run in the background (`async-hooks.ts`). */
+function isBackground(hook: HookDefinition): boolean {
+  return hook.type === 'command' && (hook.async === true || hook.asyncRewake === true);
+}
+
+/** How a trace event names a hook. */
+function refOf(hook: HookDefinition): HookRef {
+  if (hook.type === 'command') return { type: 'command', command: hook.command };
+  if (hook.type === 'prompt') return { type: 'prompt', prompt: hook.prompt };
+  if (hook.type === 'http') return { type: 'http', url: hook.url };
+  return { type: 'js', name: hook.name ?? 'js hook' };
 }
 
 function getOrCreate<K extends object, V>(map: WeakMap<K, Set<V>>, key: K): Set<V> {
@@ -176,5 +226,5 @@ function getOrCreate<K extends object, V>(map: WeakMap<K, Set<V>>, key: K): Set<
 
 /** What a hook runs: its command, prompt or code. */
 function hookText(hook: HookDefinition): string {
-  return hook.type === 'command' ? hook.command : hook.type === 'prompt' ? hook.prompt : hook.code;
+  return hook.type === 'command' ? hook.command : hook.type === 'prompt' ? hook.prompt : hook.type === 'http' ? hook.url : hook.code;
 }

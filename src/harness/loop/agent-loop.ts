@@ -52,7 +52,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
 
 async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | null): AsyncGenerator<TraceEvent, RunResult> {
   const env = createLoopEnv(input, deps);
-  const { budgets, signal, emit, hooks, toolPool, context, agents, hasTodoTool } = env;
+  const { budgets, signal, emit, hooks, toolPool, context, agents, backgroundHooks, hasTodoTool } = env;
   let state: LoopState = initialState(input, env.initialContext);
 
   try {
@@ -80,6 +80,8 @@ async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | n
       const turn = isRetry ? state.turn : state.turn + 1;
       // The safe point: finished background jobs and queued steering messages join the history.
       if (!isRetry && state.turn > 0) messages = yield* agents.deliver(messages, turn);
+      // Background hooks that ended report here, and their context reaches the model (async-hook-site.ts).
+      if (!isRetry) messages = yield* backgroundHooks.deliver(messages);
       const attempt = isRetry ? state.modelRetries + 1 : 1;
       emit.turn = turn;
       if (!isRetry) yield emit.stamp({ type: 'turn.start' });
@@ -214,6 +216,13 @@ async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | n
       const waiting = await agents.atStop(turn + 1);
       if (waiting) {
         state = yield* continueWith(emit, after, STREAKS_RESET, waiting.reason, waiting.detail);
+        continue;
+      }
+
+      // An asyncRewake hook that exited 2 wakes the agent (the loop waits for running ones first).
+      const woke = await backgroundHooks.atStop();
+      if (woke) {
+        state = yield* continueWith(emit, after, STREAKS_RESET, woke.reason, woke.detail);
         continue;
       }
 

@@ -4,8 +4,8 @@
  * `null` when no hooks are configured — so a run without hooks emits nothing for them.
  */
 import type { HookOutcome, HookPayload, HookSession, HooksConfig } from '../hooks/index.ts';
-import { buildHookInput, runHooks } from '../hooks/index.ts';
-import type { Clock, JsHookRunner, Sandbox } from '../ports.ts';
+import { buildHookInput, runHooks, type AsyncHookInbox } from '../hooks/index.ts';
+import type { Clock, HttpHookClient, JsHookRunner, Sandbox } from '../ports.ts';
 import type { PromptHookModel } from '../hooks/prompt-hook.ts';
 import type { TraceEventBody } from '../trace.ts';
 
@@ -18,9 +18,19 @@ export type LoopHooks = {
   promptModel?: PromptHookModel;
   /** Config problems already reported this session (each is reported once). */
   reported?: Set<string>;
+  /** POSTs `type: "http"` hooks (the runner's Node client; the page's allow-listed one). */
+  httpClient?: HttpHookClient;
+  /** Variables http hooks' `allowedEnvVars` may name (settings' `env`, plus the runner's process env). */
+  httpEnv?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Background (`async` / `asyncRewake`) hooks between start and delivery. Pass one per session to
+   * deliver a hook that ends after a run at the next prompt's first call; by default one per run.
+   */
+  asyncHooks?: AsyncHookInbox;
 };
 
-export type HookSiteEnv = { hooks?: LoopHooks; sandbox: Sandbox; clock: Clock; signal: AbortSignal; cwd: string };
+/** `asyncHooks`: the run's inbox of background hooks (the loop delivers it at each safe point). */
+export type HookSiteEnv = { hooks?: LoopHooks; sandbox: Sandbox; clock: Clock; signal: AbortSignal; cwd: string; asyncHooks?: AsyncHookInbox };
 
 export async function* fireHook(payload: HookPayload, env: HookSiteEnv): AsyncGenerator<TraceEventBody, HookOutcome | null> {
   const { hooks } = env;
@@ -34,6 +44,9 @@ export async function* fireHook(payload: HookPayload, env: HookSiteEnv): AsyncGe
     ...(hooks.jsRunner ? { jsRunner: hooks.jsRunner } : {}),
     ...(hooks.promptModel ? { promptModel: hooks.promptModel } : {}),
     ...(hooks.reported ? { reported: hooks.reported } : {}),
+    ...(hooks.httpClient ? { httpClient: hooks.httpClient } : {}),
+    ...(hooks.httpEnv ? { httpEnv: hooks.httpEnv } : {}),
+    ...(env.asyncHooks ? { asyncHooks: env.asyncHooks } : {}),
   });
 }
 

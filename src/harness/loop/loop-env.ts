@@ -5,6 +5,8 @@
  * run starts with. The generator in `agent-loop.ts` then holds only the turn's flow.
  */
 import { createAgentsSite } from '../agents/site.ts';
+import { AsyncHookInbox } from '../hooks/async-hooks.ts';
+import { createAsyncHookSite } from './async-hook-site.ts';
 import { TODO_TOOL_NAME, todosFromHistory } from '../agents/todos/index.ts';
 import { readToolResultTool, storedResultsOf } from '../context/read-tool-result-tool.ts';
 import { emptyContextState } from '../context/state.ts';
@@ -34,7 +36,10 @@ export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
   const plan = planModeSite(input, input.permissions ?? { mode: 'default', rules: [], workdir: deps.sandbox.workdir });
   const permissions: PermissionContext = plan.permissions;
   const emit = new RunEmitter(deps.clock, deps.agentId ?? 'main', deps.parentToolUseId);
-  const hooks: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd };
+  // Background hooks: the session's inbox for the main agent (a hook that ends after a run reports at
+  // the next prompt), a run's own for a subagent (it never takes the parent's).
+  const asyncHooks = deps.hooks ? (deps.subagent ? undefined : deps.hooks.asyncHooks) ?? new AsyncHookInbox() : undefined;
+  const hooks: HookSiteEnv = { ...(deps.hooks ? { hooks: deps.hooks } : {}), sandbox: deps.sandbox, clock: deps.clock, signal, cwd, ...(asyncHooks ? { asyncHooks } : {}) };
   // StopFailure and SessionEnd fire when the run ends, whichever way it ends (end-hooks.ts).
   emit.endHooks = (reason, messages, error) => endHooks(reason, messages, error, { hooks, input, isMain: !deps.subagent });
 
@@ -53,6 +58,7 @@ export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
   // Skills, background jobs and steering: one site, see agents/site.ts.
   const agents = createAgentsSite({ sandbox: deps.sandbox, clock: deps.clock, signal, emit, ...(input.steering ? { steering: input.steering } : {}), ...(input.skills ? { skills: input.skills } : {}) });
   const sessionGrants = deps.sessionGrants ?? new SessionGrants();
+  const backgroundHooks = createAsyncHookSite(asyncHooks, emit, signal);
 
   // The tool site reports which files each batch of calls changed.
   const changed = new Set<string>();
@@ -71,7 +77,7 @@ export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
     session: sessionGrants,
     hooks,
   };
-  return { budgets, signal, clock: deps.clock, emit, hooks, initialContext, toolPool, hasTodoTool, context, agents, toolSite, unwatch, ...(input.fallbackModel ? { fallbackModel: input.fallbackModel } : {}) };
+  return { budgets, signal, clock: deps.clock, emit, hooks, initialContext, toolPool, hasTodoTool, context, agents, backgroundHooks, toolSite, unwatch, ...(input.fallbackModel ? { fallbackModel: input.fallbackModel } : {}) };
 }
 
 export function initialState(input: LoopInput, context: ContextState): LoopState {

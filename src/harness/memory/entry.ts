@@ -26,6 +26,8 @@ export function parseEntry(value: unknown): MemoryEntry | string {
   if (v.tags !== undefined && !(Array.isArray(v.tags) && v.tags.every((t) => typeof t === 'string'))) {
     return `entry ${v.id}: tags must be a list of strings`;
   }
+  if (v.references !== undefined && !(Number.isInteger(v.references) && (v.references as number) >= 0)) return `entry ${v.id}: references must be a count (0 or more)`;
+  if (v.lastReferencedAt !== undefined && !Number.isFinite(v.lastReferencedAt)) return `entry ${v.id}: lastReferencedAt must be a number`;
   const origin = parseOrigin(v.origin);
   return {
     id: v.id,
@@ -36,6 +38,8 @@ export function parseEntry(value: unknown): MemoryEntry | string {
     ...(v.tags ? { tags: [...(v.tags as string[])] } : {}),
     // A missing or malformed origin reads as legacy (the user's): old records keep loading.
     ...(origin ? { origin } : {}),
+    ...(v.references !== undefined ? { references: v.references as number } : {}),
+    ...(v.lastReferencedAt !== undefined ? { lastReferencedAt: v.lastReferencedAt as number } : {}),
   };
 }
 

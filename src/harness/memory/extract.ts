@@ -9,7 +9,8 @@
  * Both drop a fact that an existing entry (or an earlier fact of the same batch) already says,
  * compared in normal form (`normalizeFact`). Neither writes to a store: see `remember.ts`.
  */
-import type { Message } from '../messages.ts';
+import type { Message, Usage } from '../messages.ts';
+import { emptyUsage } from '../messages.ts';
 import type { IdGen, MemoryEntry, MemorySource, ModelClient } from '../ports.ts';
 import type { TraceEventBody } from '../trace.ts';
 import { MAX_MEMORY_CHARS, normalizeFact } from './entry.ts';
@@ -60,16 +61,21 @@ export async function extractByModel(
   const request = buildExtractRequest(lastExchange(opts.messages), opts.model, opts.maxTokens);
   const texts = new Map<number, string>();
   let stopped = false;
+  // The call costs money: its usage goes into the event, priced as `memory_extraction` (cost/ledger.ts).
+  let usage: Usage | null = null;
+  const priced = (x: Extraction): Extraction => (usage ? { ...x, event: { ...x.event, call: { model: opts.model, usage } } } : x);
   for await (const ev of client.stream(request, opts.signal)) {
-    if (ev.type === 'error') return assemble([], opts, 'model', [`the extraction call failed: ${ev.error.message}`]);
+    if (ev.type === 'error') return priced(assemble([], opts, 'model', [`the extraction call failed: ${ev.error.message}`]));
+    if (ev.type === 'message_start') usage = { ...emptyUsage(), ...ev.message.usage };
+    if (ev.type === 'message_delta' && ev.usage) usage = { ...(usage ?? emptyUsage()), ...definedUsage(ev.usage) };
     if (ev.type === 'content_block_start' && ev.content_block.type === 'text') texts.set(ev.index, ev.content_block.text);
     if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') texts.set(ev.index, (texts.get(ev.index) ?? '') + ev.delta.text);
     if (ev.type === 'message_stop') stopped = true;
   }
-  if (!stopped) return assemble([], opts, 'model', ['the extraction call ended before the reply was complete; nothing was kept']);
+  if (!stopped) return priced(assemble([], opts, 'model', ['the extraction call ended before the reply was complete; nothing was kept']));
   const reply = [...texts.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t).join('');
   const { facts, problems } = parseFacts(reply);
-  return assemble(facts.map((f) => ({ ...f, source: 'extracted' as const })), opts, 'model', problems);
+  return priced(assemble(facts.map((f) => ({ ...f, source: 'extracted' as const })), opts, 'model', problems));
 }
 
 /** From the last message that is a person's prompt (text, not tool results) to the end. */
@@ -131,4 +137,9 @@ export function looksLikeSecret(text: string): boolean {
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The fields a `message_delta` usage actually carries (it may repeat or leave out input figures). */
+function definedUsage(u: Partial<Usage>): Partial<Usage> {
+  return Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined && v !== null)) as Partial<Usage>;
 }

@@ -5,6 +5,7 @@ export { findImports, resolveImport } from './imports.ts';
 export { recordReader } from './record-reader.ts';
 export { MEMORY_SOURCES, normalizeFact, parseEntry, byAge } from './entry.ts';
 export { rankMemories, terms, stem, RECENCY_WEIGHT, RECENCY_HALF_LIFE_MS } from './rank.ts';
+export { decayOf, useOf, isDecayed, idleMs, referenced, DECAY_HALF_LIFE_MS, DECAY_FLOOR, USE_WEIGHT, PRUNE_IDLE_MS, PRUNE_MIN_REFERENCES } from './decay.ts';
 export type { Scored } from './rank.ts';
 export { selectMemories, DEFAULT_MEMORY_TOKEN_CAP, DEFAULT_MAX_MEMORIES } from './select.ts';
 export type { MemoryInjectedEvent, MemorySelection, SelectOptions } from './select.ts';

@@ -8,6 +8,7 @@ import type { MemoryProblem } from '../trace.ts';
 import { discoverClaudeMd, type ClaudeMdOptions, type MemoryFsReader } from './claude-md.ts';
 import { selectMemories, type MemorySelection } from './select.ts';
 import { injectableInto } from './origin.ts';
+import { isDecayed, referenced } from './decay.ts';
 
 export type PrepareMemoryOptions = {
   /** The sandbox's fs (after it has been seeded). */
@@ -41,8 +42,19 @@ export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemoryS
     }
   }
   const otherDocument = entries.filter((e) => !injectableInto(e, opts.documentHash));
-  return selectMemories({
-    entries: entries.filter((e) => injectableInto(e, opts.documentHash)),
+  // Decay (decay.ts): extracted memories nobody was given for 90 days leave the store.
+  const mine = entries.filter((e) => injectableInto(e, opts.documentHash));
+  const decayed = opts.store ? mine.filter((e) => isDecayed(e, opts.now)) : [];
+  for (const e of decayed) {
+    try {
+      await opts.store!.delete(e.id);
+    } catch (err) {
+      problems.push({ kind: 'store', message: `a decayed memory was not pruned: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+  const selection = selectMemories({
+    entries: mine.filter((e) => !decayed.includes(e)),
+    decayed,
     excluded: otherDocument,
     prompt: opts.prompt,
     now: opts.now,
@@ -51,4 +63,18 @@ export async function prepareMemory(opts: PrepareMemoryOptions): Promise<MemoryS
     ...(opts.tokenCap !== undefined ? { tokenCap: opts.tokenCap } : {}),
     ...(opts.maxEntries !== undefined ? { maxEntries: opts.maxEntries } : {}),
   });
+  // Each chosen memory counts one more reference (what keeps it from decaying).
+  if (opts.store) {
+    const byId = new Map(mine.map((e) => [e.id, e]));
+    for (const c of selection.event.chosen) {
+      const e = byId.get(c.id);
+      if (!e) continue;
+      try {
+        await opts.store.put(referenced(e, opts.now));
+      } catch (err) {
+        selection.event.problems.push({ kind: 'store', message: `the use of "${c.content.slice(0, 40)}" was not counted: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    }
+  }
+  return selection;
 }

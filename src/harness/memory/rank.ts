@@ -1,7 +1,7 @@
 /**
  * Relevance of memories to a prompt, by a score a learner can redo by hand:
  *
- *   score = BM25(prompt terms, memory) + recency
+ *   score = BM25(prompt terms, memory) × decay + recency + use   (decay and use: `decay.ts`)
  *
  * - **Terms** are lower-cased words split on anything that is not a letter or digit, minus
  *   common English stop words, cut to a crude stem (`tests`, `testing`, `tested` → `test`).
@@ -15,6 +15,7 @@
  * - A memory with no term in common with the prompt scores 0 on keywords and is not injected.
  */
 import type { MemoryEntry } from '../ports.ts';
+import { decayOf, useOf } from './decay.ts';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -53,7 +54,8 @@ export function terms(text: string): string[] {
     .map(stem);
 }
 
-export type Scored = { entry: MemoryEntry; keyword: number; recency: number; score: number };
+/** `keyword` is already multiplied by `decay`; `score` = keyword + recency + use (`decay.ts`). */
+export type Scored = { entry: MemoryEntry; keyword: number; recency: number; score: number; decay: number; use: number };
 
 /** Every entry with its score, best first (ties: newer first, then id). */
 export function rankMemories(entries: readonly MemoryEntry[], prompt: string, now: number): Scored[] {
@@ -78,7 +80,11 @@ export function rankMemories(entries: readonly MemoryEntry[], prompt: string, no
     }
     const age = Math.max(0, now - entry.updatedAt);
     const recency = RECENCY_WEIGHT * 0.5 ** (age / RECENCY_HALF_LIFE_MS);
-    return { entry, keyword: round(keyword), recency: round(recency), score: round(keyword + recency) };
+    // Decay by reference (decay.ts): an idle memory's words count less; a used one gets a small bonus.
+    const decay = decayOf(entry, now);
+    const use = keyword > 0 ? useOf(entry) : 0;
+    const k = keyword * decay;
+    return { entry, keyword: round(k), recency: round(recency), score: round(k + recency + use), decay: round(decay), use: round(use) };
   });
   return scored.sort(
     (a, b) => b.score - a.score || b.entry.updatedAt - a.entry.updatedAt || (a.entry.id < b.entry.id ? -1 : 1),

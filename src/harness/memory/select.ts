@@ -30,6 +30,8 @@ export type SelectOptions = {
   excluded?: readonly MemoryEntry[];
   /** More problems to report with the event (e.g. the store could not be read). */
   problems?: MemoryProblem[];
+  /** Memories pruned by decay before ranking (`decay.ts`): listed as `decayed`. */
+  decayed?: readonly MemoryEntry[];
 };
 
 export type MemorySelection = {
@@ -79,9 +81,13 @@ export function selectMemories(opts: SelectOptions): MemorySelection {
         recency: s.recency,
         tokens,
         ...(s.entry.origin ? { origin: s.entry.origin } : {}),
+        decay: s.decay,
+        use: s.use,
+        references: s.entry.references ?? 0,
       });
     }
   }
+  for (const e of opts.decayed ?? []) left.push({ id: e.id, content: preview(e.content), score: 0, reason: 'decayed' });
   for (const e of opts.excluded ?? []) left.push({ id: e.id, content: preview(e.content), score: 0, reason: 'other_document' });
 
   const parts: string[] = [];

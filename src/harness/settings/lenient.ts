@@ -70,8 +70,9 @@ function hooksLeniently(hooks: Obj, warnings: SettingsWarningAt[]): Obj {
       const kept = g.hooks.filter((h, hi) => {
         const type = isObj(h) ? h.type : undefined;
         if (typeof type !== 'string' || HOOK_TYPES_RUN_HERE.includes(type)) {
-          if (isObj(h) && h.async === true) {
-            warnings.push({ path: ['hooks', event, gi, 'hooks', hi, 'async'], message: `hooks.${event}: "async": true is not modelled here; the hook runs and the loop waits for it.` });
+          // Claude Code runs only command hooks in the background (`hooks/async-hooks.ts`).
+          if (isObj(h) && (h.async === true || h.asyncRewake === true) && type !== 'command') {
+            warnings.push({ path: ['hooks', event, gi, 'hooks', hi, 'async'], message: `hooks.${event}: "async" applies to command hooks only; this ${String(type)} hook runs and the loop waits for it.` });
           }
           return true;
         }

@@ -56,7 +56,9 @@ export function summarize(e: TraceEvent): string {
     case 'permission.decision':
       return `${e.name} ${e.decision.toUpperCase()} at ${e.stage} · ${clip(e.decidedBy.text, 50)}`;
     case 'hook.run':
-      return `${e.event} ${clip(hookRunLabel(e.hook), 40)} · exit ${e.exitCode}${e.decision ? ` · ${e.decision}` : ''}`;
+      return `${e.event} ${clip(hookRunLabel(e.hook), 40)} · ${e.refused ? 'refused' : e.hook.type === 'http' && e.status !== undefined ? `HTTP ${e.status}` : `exit ${e.exitCode}`}${e.decision ? ` · ${e.decision}` : ''}${e.background ? ` · background ${e.background.id}${e.background.rewake ? ' · woke the agent' : ''}` : ''}`;
+    case 'hook.async_started':
+      return `${e.event} ${clip(hookRunLabel(e.hook), 40)} · started in the background (${e.id}${e.rewake ? ', asyncRewake' : ''})`;
     case 'hook.config_error':
       return `${e.event} matcher ${JSON.stringify(e.matcher)}: ${clip(e.message, 60)}`;
     case 'compaction.layer':

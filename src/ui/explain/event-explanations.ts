@@ -226,9 +226,16 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
   },
   'hook.run': {
     means: 'A configured hook ran for a hook event, got the event as JSON, and answered.',
-    why: (e) => `${explainHookEvent(e.event)} This ${e.event} hook \`${hookRunLabel(e.hook)}\`${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.`,
+    why: (e) => `${explainHookEvent(e.event)} This ${e.event} hook \`${hookRunLabel(e.hook)}\`${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} ${hookOutcomeText(e)}${e.decision ? ` → ${e.decision}` : ''}${e.reason ? `: ${e.reason}` : ''}.${e.background ? ` It ran in the background (${e.background.id}) and could not block anything${e.background.rewake ? '; its exit 2 woke the agent' : ''}.` : ''}`,
     otherwise: 'Without the hook, the event would go on as the rules and mode say. Exit 2 blocks; a crash or timeout lets the agent continue.',
     lesson: 'pretooluse-hook-blocks',
+    terms: ['hook-event'],
+  },
+  'hook.async_started': {
+    means: 'An `async: true` (or `asyncRewake: true`) command hook started in the background. The event went on without waiting: the hook cannot block, deny or stop anything.',
+    why: (e) => `This ${e.event} hook \`${hookRunLabel(e.hook)}\`${e.matcher ? ` (matcher \`${e.matcher}\`)` : ''} runs as background job ${e.id}. When it ends, its \`systemMessage\` / \`additionalContext\` reach the model before the next model call${e.rewake ? '; as an `asyncRewake` hook, an exit 2 wakes the agent even after the model stopped' : ''}.`,
+    otherwise: 'The loop would wait for a slow hook (tests, a linter) before it goes on, as it does for every other hook.',
+    lesson: 'hook-events-tour',
     terms: ['hook-event'],
   },
   'slash.command': {
@@ -476,4 +483,11 @@ function slashWhy(e: Extract<TraceEvent, { type: 'slash.command' }>): string {
   if (e.name === 'compact') return ': the history is summarised now (PreCompact and PostCompact hooks see trigger `manual`' + (e.args ? ', and the instructions in `custom_instructions`' : '') + ')';
   if (e.name === 'clear') return ': the session ends (SessionEnd `clear`), a new one starts (SessionStart `clear`) with an empty conversation';
   return e.panel ? `: shows the ${e.panel} panel; headless it prints the same information` : '';
+}
+
+/** How a hook ended, in words: an http hook's status or refusal, else its exit code. */
+function hookOutcomeText(e: Extract<TraceEvent, { type: 'hook.run' }>): string {
+  if (e.refused) return `was not called — ${e.stderr}`;
+  if (e.hook.type === 'http') return e.status !== undefined ? `answered HTTP ${e.status}` : `got no answer${e.timedOut ? ' (timed out)' : ''}`;
+  return `exited ${e.exitCode}${e.timedOut ? ' after timing out' : ''}`;
 }

@@ -59,6 +59,13 @@ export const REASON_EXPLANATIONS: Record<TransitionReason, ReasonExplanation> = 
     lesson: 'stop-hook-keeps-working',
     terms: ['hook-event', 'continue-site', 'budget'],
   },
+  async_hook_rewake: {
+    means: 'The model was done, but an `asyncRewake` hook started in the background had exited 2 (or did while the loop waited for it). Its stderr goes to the model and the loop continues, as Claude Code wakes the agent.',
+    site: 'the stop site: `asyncHooks.atStop()` waits for running `asyncRewake` hooks, then continues when one exited 2',
+    otherwise: 'A background check that failed after the model finished would go unseen until the next prompt.',
+    lesson: 'hook-events-tour',
+    terms: ['hook-event', 'continue-site'],
+  },
   steering_message: {
     means: 'The model had finished its reply, but a message you typed while it worked (or a scripted or steer-file one) was waiting in the queue. It is delivered and the model is called again.',
     site: 'the stop site, before Stop hooks: `const waiting = await agents.atStop(turn + 1)` (agents/site.ts)',

@@ -11,6 +11,9 @@ import { money } from './money.svelte.ts';
 import type { JsHookRunner, Message, ModelClient, RunResult, Sandbox, TrustStore } from '../../harness/index.ts';
 import type { UserToolRunner } from '../../harness/ports.ts';
 import { FileState } from '../../harness/index.ts';
+import { AsyncHookInbox } from '../../harness/hooks/index.ts';
+import { createPageHttpHookClient } from './page-http-hook-client.ts';
+import { hookEndpoints } from './hook-endpoints.svelte.ts';
 import type { PermissionContext, PermissionMode } from '../../harness/permissions/index.ts';
 import { mergeSettings, permissionContextOf, type Settings } from '../../harness/settings/index.ts';
 import type { TraceEvent } from '../../harness/trace.ts';
@@ -188,6 +191,8 @@ export class RunController extends RunPuller {
   /** A restored log whose reads the FileState has not learnt yet (see `restore-reads.ts`). */
   private seenToRestore: readonly TraceEvent[] | null = null;
   private jsRunner: JsHookRunner | null = null;
+  private readonly httpHooks = createPageHttpHookClient({ allowedOrigins: () => hookEndpoints().origins });
+  private asyncHooks = new AsyncHookInbox();
   private toolRunner: UserToolRunner | null = null;
 
   constructor(
@@ -469,6 +474,10 @@ export class RunController extends RunPuller {
       askPermission: this.prompts.ask,
       sessionGrants: this.grants,
       jsRunner: this.jsRunner,
+      // http hooks: only origins the user allowed in Settings → Hook endpoints (page-http-hook-client.ts).
+      httpHookClient: this.httpHooks,
+      // Background hooks belong to the session: one that ends after a run reports at the next prompt.
+      asyncHooks: this.asyncHooks,
       toolRunner: this.toolRunner,
       memoryStore: browserMemoryStore(),
       ...memoryContext(this.scenario, this.document, this.trust.documentHash, opts.prompt, this.sessionIdOf),

@@ -79,7 +79,7 @@ export type HookRow =
       matcher: string;
       /** The command, or the JS hook's name. */
       label: string;
-      hookType: 'command' | 'prompt' | 'js';
+      hookType: 'command' | 'prompt' | 'http' | 'js';
       exitCode: number;
       timedOut: boolean;
       ms: number;
@@ -88,7 +88,14 @@ export type HookRow =
       input: unknown;
       stdout: string;
       stderr: string;
+      /** An http hook's answer status. */
+      status?: number;
+      /** An http hook to an origin the user did not allow: not called (stderr says why). */
+      refused?: boolean;
+      /** It ran in the background (`async` / `asyncRewake`); `rewake`: its exit 2 woke the agent. */
+      background?: { id: string; rewake: boolean };
     }
+  | { kind: 'async_started'; seq: number; id: string; event: string; matcher: string; label: string; hookType: 'command' | 'prompt' | 'http' | 'js'; rewake: boolean }
   | { kind: 'config_error'; seq: number; event: string; matcher: string; message: string };
 
 export function deriveHookRows(events: readonly TraceEvent[]): HookRow[] {
@@ -110,7 +117,12 @@ export function deriveHookRows(events: readonly TraceEvent[]): HookRow[] {
         input: e.input,
         stdout: e.stdout,
         stderr: e.stderr,
+        ...(e.status !== undefined ? { status: e.status } : {}),
+        ...(e.refused ? { refused: true } : {}),
+        ...(e.background ? { background: e.background } : {}),
       });
+    } else if (e.type === 'hook.async_started') {
+      rows.push({ kind: 'async_started', seq: e.seq, id: e.id, event: e.event, matcher: e.matcher, label: hookRunLabel(e.hook), hookType: e.hook.type, rewake: e.rewake });
     } else if (e.type === 'hook.config_error') {
       rows.push({ kind: 'config_error', seq: e.seq, event: e.event, matcher: e.matcher, message: e.message });
     }

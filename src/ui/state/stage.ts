@@ -121,7 +121,10 @@ function captionOfOwn(e: TraceEvent): string {
     case 'permission.decision':
       return `${e.name} ${e.decision === 'allow' ? 'allowed' : 'denied'} at the ${e.stage} stage (${e.decidedBy.kind}: ${e.decidedBy.text}).`;
     case 'hook.run':
-      return `${e.event} hook ${e.timedOut ? 'timed out' : `exited ${e.exitCode}`}${e.decision && e.decision !== 'none' ? ` → ${e.decision}` : ''}.`;
+      if (e.refused) return `${e.event} http hook not called: ${e.stderr}`;
+      return `${e.event} ${e.background ? 'background ' : ''}hook ${e.timedOut ? 'timed out' : e.hook.type === 'http' && e.status !== undefined ? `answered HTTP ${e.status}` : `exited ${e.exitCode}`}${e.decision && e.decision !== 'none' ? ` → ${e.decision}` : ''}${e.background?.rewake ? ' and woke the agent' : ''}.`;
+    case 'hook.async_started':
+      return `${e.event} hook started in the background (${e.id}); the loop goes on without waiting.`;
     case 'hook.config_error':
       return `Hooks config problem (${e.event}): ${e.message}`;
     case 'context.counted':

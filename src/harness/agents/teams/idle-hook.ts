@@ -30,6 +30,8 @@ export async function teammateIdleHook(
     ...(hooks.jsRunner ? { jsRunner: hooks.jsRunner } : {}),
     ...(hooks.promptModel ? { promptModel: hooks.promptModel } : {}),
     ...(hooks.reported ? { reported: hooks.reported } : {}),
+    ...(hooks.httpClient ? { httpClient: hooks.httpClient } : {}),
+    ...(hooks.httpEnv ? { httpEnv: hooks.httpEnv } : {}),
   });
   let step = await gen.next();
   while (!step.done) {
