@@ -136,6 +136,16 @@ export interface SandboxFs {
   rm(path: string, opts?: { recursive?: boolean; force?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /**
+   * The absolute path `path` really names, with every symbolic link on it resolved (POSIX
+   * `realpath`, component by component), so a caller can confine access to a folder: after
+   * `ln -s /home/user homelink`, `homelink/x` is `/home/user/x`. Unlike POSIX it does not reject
+   * when the path does not exist: the part that does not exist is kept as written (a dangling
+   * link is replaced by its target), so a write target is checked before it is created. Rejects
+   * `ELOOP` for a link cycle. An implementation that cannot see links rejects (`ENOTSUP`) for a
+   * path it cannot vouch for rather than answer lexically — callers treat a rejection as "refuse".
+   */
+  realpath(path: string): Promise<string>;
+  /**
    * Calls `listener` after any change made through this sandbox (fs or exec). Returns an
    * unsubscribe function. Changes are coalesced; the listener re-reads what it needs.
    */

@@ -289,6 +289,21 @@ export const contractCases: ContractCase[] = [
     },
   },
   {
+    name: 'fs.realpath resolves symbolic links (or refuses with ENOTSUP where it cannot see them)',
+    async run(sb) {
+      await sb.fs.writeFile('real/file.txt', 'x');
+      expectEqual(await sb.fs.realpath('real/file.txt'), `${WORKDIR}/real/file.txt`, 'a plain file is its own real path');
+      expectEqual(await sb.fs.realpath('real/not-yet/new.txt'), `${WORKDIR}/real/not-yet/new.txt`, 'a path that does not exist is kept as written');
+      expectExit(await sb.exec(`ln -s ${HOME_DIR} homelink && ln -s real rel && ln -s ${HOME_DIR}/planted.txt dangling`), 0, 'ln -s');
+      const seen = async (p: string): Promise<string> => sb.fs.realpath(p).catch((err: unknown) => (err instanceof SandboxFsError && err.code === 'ENOTSUP' ? 'ENOTSUP' : Promise.reject(err)));
+      const homes = [await seen('homelink/x.txt'), await seen('dangling')];
+      expectTrue(homes.every((p) => p === 'ENOTSUP' || p.startsWith(`${HOME_DIR}/`)), 'a link out of the project resolves outside it (a folder link, a dangling link)', homes);
+      const inside = await seen('rel/file.txt');
+      expectTrue(inside === 'ENOTSUP' || inside === `${WORKDIR}/real/file.txt`, 'a relative link is read from its own folder', inside);
+      await sb.exec('rm -f homelink rel dangling');
+    },
+  },
+  {
     name: 'fs and exec see the same files',
     async run(sb) {
       await sb.fs.writeFile('from-fs.txt', 'written by fs\n');

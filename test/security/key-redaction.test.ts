@@ -4,6 +4,7 @@
  * (`settings.golden[].input`); the audit export and the session log in IndexedDB would hold it.
  * The key is redacted in every kept case, link, export and before every session-log write.
  */
+import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SequentialIds, type TraceEvent } from '../../src/harness/index.ts';
 import { SessionLogWriter } from '../../src/harness/session/index.ts';
@@ -11,7 +12,9 @@ import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { decodeScenarioLink, scenarioLinkUrl } from '../../src/scenarios/codec.ts';
 import { prepareRun } from '../../src/run/prepare.ts';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
+import { IdbSessionStore } from '../../src/storage/idb/session-store.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
+import { sessionTitle } from '../../src/ui/sessions/session-tree.ts';
 import { auditJsonLines } from '../../src/ui/state/safety.ts';
 import { keepCall } from '../../src/ui/tools/golden-record.ts';
 import { drain } from '../unit/loop-helpers.ts';
@@ -93,5 +96,32 @@ describe('the API key is redacted everywhere it could leave or be stored', () =>
     await other.flush();
     const again = await store.load(created.value.id);
     expect(again.ok && JSON.stringify(again.value)).not.toContain('sk-ant-api03-abcdefghijklmnop');
+  });
+
+  it('a session title derived from a prompt holding the key never holds it (the key set, or anything key-shaped)', async () => {
+    const shaped = 'sk-ant-api03-Zx9yW8vU7tS6rQ5pO4nM';
+    // The page derives the title with the key it holds: redacted whatever its shape, before clipping.
+    const title = sessionTitle('Leaky', `My key is ${KEY}; echo it.`, [KEY]);
+    expect(title).not.toContain(KEY);
+    expect(title).toContain('[redacted]');
+    expect(sessionTitle('Leaky', `use ${shaped} please`)).not.toContain(shaped);
+    // A long prompt that clips inside the key: the redaction comes first, so no key prefix survives.
+    expect(sessionTitle('Leaky', `${'word '.repeat(10)}${KEY}`, [KEY])).not.toContain(KEY.slice(0, 8));
+    // The stores themselves refuse to keep a key-shaped title, on create, rename and fork.
+    const stores = [
+      new MemorySessionStore({ clock: new FakeClock(), ids: new SequentialIds() }),
+      new IdbSessionStore({ name: 'key-redaction-titles', clock: new FakeClock(), ids: new SequentialIds() }),
+    ];
+    for (const store of stores) {
+      const created = await store.create({ title: `Leaky — ${shaped}` });
+      if (!created.ok) throw new Error(created.error.message);
+      expect(created.value.title).not.toContain(shaped);
+      const renamed = await store.rename(created.value.id, `again ${shaped}`);
+      expect(renamed.ok && renamed.value.title).toBe('again sk-ant-[redacted]');
+      const forked = await store.fork(created.value.id, 0, `fork ${shaped}`);
+      expect(forked.ok && forked.value.title).toBe('fork sk-ant-[redacted]');
+      const list = await store.list();
+      expect(JSON.stringify(list)).not.toContain(shaped);
+    }
   });
 });

@@ -16,5 +16,5 @@ export { redactText, redactDeep, containsKeyShape, REDACTED_KEY } from './redact
 export { utf8Bytes } from './store-common.ts';
 // What code outside the harness imports from this folder (its sub-entry point).
 export { deeperThan } from './bound-depth.ts';
-export { type EncodedEntry, checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newSessionInfo, newestFirst, notFound, notFoundError, ok, quotaMessage, usageOf } from './store-common.ts';
+export { type EncodedEntry, checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newSessionInfo, newestFirst, notFound, notFoundError, ok, quotaMessage, storedTitle, usageOf } from './store-common.ts';
 export { checkLogEntry, checkSessionInfo, issuesText } from './validate.ts';

@@ -12,6 +12,7 @@ import type {
   StorageEstimate,
 } from '../ports.ts';
 import type { SessionLogEvent } from './types.ts';
+import { redactText } from './redact.ts';
 
 export const ok = <T>(value: T): SessionResult<T> => ({ ok: true, value });
 
@@ -97,11 +98,21 @@ export function checkForkPosition(info: SessionInfo, atSeq: number): SessionStor
 export const quotaMessage = (what: string): string =>
   `The browser's storage for this site is full, so ${what} was not saved. The session is still open in memory: delete old sessions (Sessions panel), then it is saved on the next step.`;
 
+/**
+ * A title as it is stored: trimmed, and anything shaped like an API key redacted. Titles are
+ * derived from the first prompt, which is where a person pastes a key; they show in the sessions
+ * list and travel in exports, so the store itself refuses to keep one (the page also redacts the
+ * key it holds, whatever its shape, before it asks).
+ */
+export function storedTitle(title: string): string {
+  return redactText(title.trim());
+}
+
 /** A new, empty session's record, created and updated `now`. */
 export function newSessionInfo(o: { id: string; title: string; scenarioId?: string | undefined; now: number }): SessionInfo {
   return {
     id: o.id,
-    title: o.title.trim(),
+    title: storedTitle(o.title),
     ...(o.scenarioId ? { scenarioId: o.scenarioId } : {}),
     createdAt: o.now,
     updatedAt: o.now,
@@ -117,7 +128,7 @@ export function forkedSessionInfo(
 ): SessionInfo {
   return {
     id: o.id,
-    title: o.title.trim(),
+    title: storedTitle(o.title),
     parentId: parent.id,
     forkedAt: o.atSeq,
     ...(parent.scenarioId ? { scenarioId: parent.scenarioId } : {}),

@@ -115,6 +115,8 @@ function mappedFs(fs: SandboxFs, map: PathMap): SandboxFs {
     mkdir: (p, o) => back(p, () => fs.mkdir(map.toBase(p), o)),
     rm: (p, o) => back(p, () => fs.rm(map.toBase(p), o)),
     rename: (a, b) => back(a, () => fs.rename(map.toBase(a), map.toBase(b))),
+    // The private tree's real path, shown as the agent's (a link out of it stays outside).
+    realpath: (p) => back(p, async () => map.toAgent(await fs.realpath(map.toBase(p)))),
     watch: (listener) =>
       fs.watch(({ paths }) => {
         const mine = paths.filter((p) => p.startsWith(map.root + '/') || p === map.root).map((p) => map.toAgent(p));

@@ -268,6 +268,7 @@ export async function createWorkerSandbox(opts: WorkerSandboxOptions): Promise<W
     mkdir: (path, o) => call<void>('mkdir', [path, o], path),
     rm: (path, o) => call<void>('rm', [path, o], path),
     rename: (from, to) => call<void>('rename', [from, to], from),
+    realpath: (path) => call<string>('realpath', [path], path),
     watch: (listener) => hub.subscribe(listener),
   };
 

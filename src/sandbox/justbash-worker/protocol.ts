@@ -10,7 +10,7 @@ import type { MirrorEntry, MirrorInit } from './file-mirror.ts';
 /** The {@link SandboxFs} methods that cross the boundary (`watch` is served on the page). */
 export type FsOp = Exclude<keyof SandboxFs, 'watch'>;
 
-export const FS_OPS: readonly FsOp[] = ['readFile', 'writeFile', 'list', 'stat', 'mkdir', 'rm', 'rename'];
+export const FS_OPS: readonly FsOp[] = ['readFile', 'writeFile', 'list', 'stat', 'mkdir', 'rm', 'rename', 'realpath'];
 
 /** The exec options that can be cloned (the signal and the callback stay on the page). */
 export type WireExecOptions = {

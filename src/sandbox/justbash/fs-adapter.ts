@@ -8,6 +8,7 @@ import { WORKDIR } from '../../harness/ports.ts';
 import type { DirEntry, FileStat, SandboxFs } from '../../harness/ports.ts';
 import { dirname, normalizePath, resolvePath } from '../../harness/util/index.ts';
 import { fsFail as fail, toFsError } from '../fs-errors.ts';
+import { resolveLinks } from '../resolve-links.ts';
 import type { WatchHub } from '../watch-hub.ts';
 
 type Kind = 'file' | 'dir';
@@ -163,6 +164,13 @@ export class JustBashFs implements SandboxFs {
       } catch (err) {
         throw toFsError(err, src);
       }
+    });
+  }
+
+  realpath(path: string): Promise<string> {
+    return resolveLinks(this.abs(path), {
+      lstat: (p) => this.fs.lstat(p).catch(() => null),
+      readlink: (p) => this.fs.readlink(p),
     });
   }
 

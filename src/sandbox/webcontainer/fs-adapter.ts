@@ -139,6 +139,25 @@ export class WebContainerFs implements SandboxFs {
     });
   }
 
+  /**
+   * WebContainer's file API cannot read a link's target, and its `readdir` calls a link neither
+   * a file nor a folder. So every existing component under the workdir is looked up: plain files
+   * and folders are their own real path; anything else is refused (ENOTSUP) rather than guessed.
+   */
+  async realpath(path: string): Promise<string> {
+    const { abs, rel } = this.where(path);
+    let cur = WORKDIR;
+    for (const part of rel === '.' ? [] : rel.split('/')) {
+      const parent = toContainerPath(cur) ?? '.';
+      const entries = await this.fs.readdir(parent, { withFileTypes: true }).catch(() => null);
+      const hit = entries?.find((e) => e.name === part);
+      if (!hit) return abs;
+      if (!hit.isFile() && !hit.isDirectory()) fsFail('ENOTSUP', abs, `ENOTSUP: ${cur}/${part} is a link (or not a plain file); WebContainer's file API cannot tell where it leads`);
+      cur = `${cur}/${part}`;
+    }
+    return abs;
+  }
+
   watch(listener: (event: { paths: string[] }) => void): () => void {
     return this.hub.subscribe(listener);
   }

@@ -25,7 +25,7 @@ import {
   type SessionUsage,
   type StorageEstimate,
 } from '../../harness/ports.ts';
-import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, usageOf } from '../../harness/session/index.ts';
+import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, storedTitle, usageOf } from '../../harness/session/index.ts';
 import type { SessionLogEvent } from '../../harness/session/index.ts';
 import { SESSION_EVENTS, SESSIONS, openHarnessDb, type OpenOptions } from './db.ts';
 import { checkLogEntry, checkSessionInfo } from '../../harness/session/index.ts';
@@ -117,7 +117,7 @@ export class IdbSessionStore implements SessionStore {
     return this.write('the new title', async (tx) => {
       const info = (await tx.objectStore(SESSIONS).get(id)) as SessionInfo | undefined;
       if (!info) throw new Refused(notFoundError(id));
-      const next = { ...info, title: title.trim(), updatedAt: this.opts.clock.now() };
+      const next = { ...info, title: storedTitle(title), updatedAt: this.opts.clock.now() };
       await tx.objectStore(SESSIONS).put(next);
       return next;
     });

@@ -22,6 +22,7 @@ import {
   notFound,
   ok,
   quotaMessage,
+  storedTitle,
   usageOf,
   type EncodedEntry,
 } from '../../harness/session/index.ts';
@@ -65,7 +66,7 @@ export class MemorySessionStore implements SessionStore {
     if (!info) return notFound(id);
     const bad = checkTitle(title);
     if (bad) return { ok: false, error: bad };
-    const next = { ...info, title: title.trim(), updatedAt: this.opts.clock.now() };
+    const next = { ...info, title: storedTitle(title), updatedAt: this.opts.clock.now() };
     this.sessions.set(id, next);
     return ok({ ...next });
   }

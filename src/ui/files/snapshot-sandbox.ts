@@ -84,6 +84,8 @@ export function snapshotSandbox(snap: SandboxSnapshot, workdir: string = WORKDIR
     mkdir: (path) => Promise.reject(READ_ONLY(resolve(path))),
     rm: (path) => Promise.reject(READ_ONLY(resolve(path))),
     rename: (from) => Promise.reject(READ_ONLY(resolve(from))),
+    // A snapshot keeps files and folders only, no links: every path is its own real path.
+    realpath: (path) => Promise.resolve(resolve(path)),
     // Nothing ever changes here.
     watch: () => () => {},
   };

@@ -3,6 +3,7 @@
  * unit-tested (test/unit/ui-sessions-tree.test.ts).
  */
 import type { SessionInfo } from '../../harness/ports.ts';
+import { redactText } from '../../harness/session/index.ts';
 
 /** One line of the tree view: a session, how deep it sits under its ancestors. */
 export type TreeRow = { info: SessionInfo; depth: number; children: number };
@@ -46,9 +47,13 @@ const clip = (text: string, max: number) => {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
 
-/** A new session's title: the scenario's title and the first prompt. */
-export function sessionTitle(scenarioTitle: string, prompt: string): string {
-  const p = clip(prompt, 60);
+/**
+ * A new session's title: the scenario's title and the first prompt. The prompt is where a person
+ * pastes an API key, so `secrets` (the key in use, whatever its shape) and anything key-shaped are
+ * redacted before clipping (a clipped key would no longer match).
+ */
+export function sessionTitle(scenarioTitle: string, prompt: string, secrets: readonly string[] = []): string {
+  const p = clip(redactText(prompt, secrets), 60);
   return p ? `${clip(scenarioTitle, 40)} — ${p}` : clip(scenarioTitle, 40) || 'Session';
 }
 

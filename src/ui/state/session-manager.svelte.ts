@@ -450,7 +450,7 @@ export class SessionManager {
 
   private async begin(prompt: string): Promise<void> {
     this.close({ forget: true });
-    const created = await this.store.create({ title: sessionTitle(this.ctl.scenario.title, prompt), scenarioId: this.ctl.scenario.id });
+    const created = await this.store.create({ title: sessionTitle(this.ctl.scenario.title, prompt, this.opts.secrets()), scenarioId: this.ctl.scenario.id });
     if (!created.ok) {
       this.fail(created.error);
       this.error = `${this.error ?? ''} This conversation runs, but it is not saved.`.trim();

@@ -89,6 +89,7 @@ export function withSharedDirs(view: Sandbox, base: Sandbox, dirs: readonly stri
       }
       await pick(a).rename(a, b);
     },
+    realpath: (p) => pick(p).realpath(p),
     watch: (listener) => view.fs.watch(listener),
   };
   return { ...view, fs };

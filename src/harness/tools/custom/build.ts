@@ -61,7 +61,21 @@ export function customTool(def: CustomToolDefinition, env: CustomToolEnv = {}): 
         return { content: r.stdout };
       }
       if (!env.runner) return { content: `The tool "${def.name}" is JavaScript, and this run has no JS runtime for tools.`, isError: true };
-      const r = await env.runner.run(def.implementation.source, input, projectFiles(ctx.sandbox, ctx.cwd), { timeoutMs: def.timeoutMs, signal: ctx.signal });
+      // The tool is stopped by the run's signal, or by its own file API when it floods it.
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      if (ctx.signal.aborted) stop.abort();
+      const files = projectFiles(ctx.sandbox, ctx.cwd, { tool: def.name, readOnly: def.readOnly, onLimit: () => stop.abort() });
+      let r: Awaited<ReturnType<UserToolRunner['run']>>;
+      try {
+        r = await env.runner.run(def.implementation.source, input, files, { timeoutMs: def.timeoutMs, signal: stop.signal });
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
+        // Requests the tool queued without awaiting die with it (they would keep the sandbox busy).
+        await files.close();
+      }
+      if (files.tripped) return { content: `The tool "${def.name}" was stopped: it ${files.tripped}.`, isError: true };
       // What the tool returned is its result; console output is shown only when it failed.
       if (r.ok) return { content: r.output };
       if (r.timedOut) return { content: `The tool "${def.name}" did not finish within ${def.timeoutMs} ms and was stopped.`, isError: true };

@@ -13,5 +13,5 @@ export {
 } from './definition.ts';
 export { checkInputSchema, type SchemaIssue } from './json-schema-check.ts';
 export { customTool, type CustomToolEnv } from './build.ts';
-export { projectFiles } from './files-api.ts';
+export { FILE_API_LIMITS, projectFiles, type FileApiLimits, type ProjectFiles } from './files-api.ts';
 export { withExtraTools, type ExtraToolSource, type PoolWithExtras } from './extra-tools.ts';
