@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { openApp } from './app.ts';
+import { openApp, selectScenario, waitForStatus } from './app.ts';
 
 async function openMemoryTab(page: Page): Promise<void> {
   await page.getByTestId('tab-memory').click();
@@ -59,4 +59,22 @@ test('a duplicate memory is refused with a message, and nothing is added', async
   await page.getByTestId('memory-add').click();
   await expect.poll(() => page.getByTestId('memory-error').textContent()).toMatch(/already kept/);
   expect(await shownMemories(page)).toEqual(['Use pnpm']);
+});
+
+test('a memory given to a run counts its use in the panel (decay by reference)', async ({ page }) => {
+  await openApp(page);
+  await openMemoryTab(page);
+  await page.getByTestId('memory-input').fill('The old.log file is kept for audits');
+  await page.getByTestId('memory-add').click();
+  const row = page.getByTestId('memory-row').first();
+  await expect.poll(() => row.getByTestId('memory-uses').getAttribute('data-references')).toBe('0');
+  expect(await row.getByTestId('memory-uses').textContent()).toContain('used 0× · ×1.00');
+
+  // The scenario's prompt ("delete old.log …") shares words with it: the run is given the memory.
+  await selectScenario(page, 'deny-beats-allow');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  await openMemoryTab(page);
+  await expect.poll(() => page.getByTestId('memory-row').first().getByTestId('memory-uses').getAttribute('data-references')).toBe('1');
+  expect(await page.getByTestId('memory-row').first().getByTestId('memory-uses').textContent()).toContain('used 1×');
 });

@@ -44,7 +44,7 @@ function hookLines(hooks: HooksConfig | undefined): string[] {
   return [
     'Hooks:',
     ...events.flatMap(([event, groups]) =>
-      groups!.flatMap((g) => g.hooks.map((h) => `  ${event}${g.matcher ? ` [${g.matcher}]` : ''}: ${h.type} ${'command' in h ? h.command : 'prompt' in h ? h.prompt : ''}`.trimEnd())),
+      groups!.flatMap((g) => g.hooks.map((h) => `  ${event}${g.matcher ? ` [${g.matcher}]` : ''}: ${h.type} ${'command' in h ? `${h.command}${h.async || h.asyncRewake ? ` (${h.asyncRewake ? 'asyncRewake' : 'async'})` : ''}` : 'prompt' in h ? h.prompt : 'url' in h ? `POST ${h.url}` : ''}`.trimEnd())),
     ),
   ];
 }

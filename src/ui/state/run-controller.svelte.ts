@@ -322,6 +322,8 @@ export class RunController extends RunPuller {
     this.grantedRules = [];
     this.runPermissions = null;
     this.steering.clear();
+    // A new session: background hooks of the old one never report into it.
+    this.asyncHooks = new AsyncHookInbox();
     this.closeTeamTabs();
     if (scenario) this.document = opts.document ?? scenario;
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
