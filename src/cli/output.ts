@@ -277,7 +277,9 @@ export function verboseLine(e: TraceEvent): string | null {
     case 'model.response':
       return `· model: ${e.stopReason ?? 'no stop reason'}, ${e.usage.input_tokens} in + ${e.usage.cache_read_input_tokens ?? 0} cached + ${e.usage.cache_creation_input_tokens ?? 0} written, ${e.usage.output_tokens} out, ${e.ms} ms`;
     case 'hook.run':
-      return `  hook ${e.event}${e.matcher ? ` [${e.matcher}]` : ''} ${clip(hookRunLabel(e.hook), 60)}: exit ${e.exitCode}${e.timedOut ? ' (timed out)' : ''}${e.decision && e.decision !== 'none' ? `, ${e.decision}` : ''}`;
+      return `  hook ${e.event}${e.matcher ? ` [${e.matcher}]` : ''} ${clip(hookRunLabel(e.hook), 60)}: ${e.refused ? 'refused' : e.hook.type === 'http' && e.status !== undefined ? `HTTP ${e.status}` : `exit ${e.exitCode}`}${e.timedOut ? ' (timed out)' : ''}${e.decision && e.decision !== 'none' ? `, ${e.decision}` : ''}${e.background ? ` (background ${e.background.id}${e.background.rewake ? ', woke the agent' : ''})` : ''}`;
+    case 'hook.async_started':
+      return `  hook ${e.event}${e.matcher ? ` [${e.matcher}]` : ''} ${clip(hookRunLabel(e.hook), 60)}: started in the background (${e.id})`;
     case 'transition':
       return `→ ${e.reason}${e.detail ? `: ${clip(e.detail, 120)}` : ''}`;
     default:

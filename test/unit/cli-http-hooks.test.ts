@@ -39,6 +39,12 @@ describe('http hooks headless', () => {
     expect(JSON.stringify(events.find((e) => e.type === 'model.request')!.request!.messages)).toContain('Ticket ABC-1 is open.');
   });
 
+  it('--verbose prints the hook with its HTTP status', async () => {
+    const r = await runCliInProcess([scenarioFile(), '--trust', '--verbose'], { ANTHROPIC_API_KEY: '', HP_HOOK_TOKEN: 'tok-9' });
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/hook UserPromptSubmit POST http:\/\/127\.0\.0\.1:\d+\/hook: HTTP 200/);
+  });
+
   it('untrusted, the hook is not called', async () => {
     const before = server.requests.length;
     const r = await runCliInProcess([scenarioFile(), '--output-format', 'trace'], { ANTHROPIC_API_KEY: '' });
