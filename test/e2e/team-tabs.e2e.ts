@@ -24,7 +24,7 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   await expect.poll(() => page.getByTestId('team-where').first().textContent()).toContain('waiting for a tab');
   const link = page.getByTestId('team-join-link');
   const href = (await link.getAttribute('href'))!;
-  expect(href).toMatch(/\?teammate=carol&team=hp-team-[a-z0-9]+&scenario=team-other-tab$/);
+  expect(href).toMatch(/\?teammate=carol&team=hp-team-[a-z0-9]+&scenario=team-other-tab&lead=tab-[a-z0-9]+&key=[a-z0-9]{24,}$/);
   await page.screenshot({ path: `${SHOTS}/team-tabs-lead-waiting.png` });
 
   // Page B: the same origin, the same browser context; it joins at once and runs carol's loop.

@@ -73,9 +73,10 @@ describe('explain table', () => {
     // typed in the terminal (the person's own event, see ui-terminal-session.test.ts).
     // A teammate's tab closing (task.released), a tab joining (teammate.joined), nobody joining in time
     // and a tab going silent happen only with other tabs (teams-presence.test.ts explains them from real
-    // runs); a custom tool saved while a run works (tools.changed) only in the page (custom-tools-live.test.ts).
+    // runs); a custom tool saved while a run works (tools.changed) only in the page (custom-tools-live.test.ts);
+    // a forged note on the wire between tabs (teammate.wire_dropped) only with a forger (team-channel.test.ts).
     // A background hook starting (hook.async_started) is explained from real runs in hooks-async.test.ts.
-    const offline = new Set(['context.counted', 'hook.config_error', 'hook.async_started', 'tool.output', 'permission.prompt', 'background.stopped', 'terminal.command', 'task.released', 'teammate.joined', 'teammate.join_timeout', 'teammate.lost', 'tools.changed']);
+    const offline = new Set(['context.counted', 'hook.config_error', 'hook.async_started', 'tool.output', 'permission.prompt', 'background.stopped', 'terminal.command', 'task.released', 'teammate.joined', 'teammate.join_timeout', 'teammate.lost', 'teammate.wire_dropped', 'tools.changed']);
     for (const type of Object.keys(EVENT_EXPLANATIONS)) if (!offline.has(type)) expect([...seen.keys()], `an event ${type} in some lesson`).toContain(type);
     for (const r of ['next_turn', 'max_output_tokens_recovery', 'malformed_tool_use_retry', 'model_retry', 'empty_response_retry', 'stop_hook_blocking', 'reactive_compact_retry', 'completed', 'max_turns', 'refusal', 'prompt_blocked', 'steering_message'])
       expect([...seenReasons], `a transition ${r}`).toContain(r);

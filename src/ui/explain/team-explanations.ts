@@ -47,6 +47,13 @@ export const TEAM_EVENT_EXPLANATIONS: Pick<EventExplanations, TeamEventType> = {
     lesson: 'team-other-tab',
     terms: [],
   },
+  'teammate.wire_dropped': {
+    means: 'A note from another tab was refused. Tabs talk over a BroadcastChannel, which says nothing about who posted: each note names its tab and its writer, so this tab checks both — the team’s key from the join link, and that the writer runs in the tab the note came from.',
+    why: (e) => `A \`${e.kind}\` from tab ${e.tab}${e.name ? ` speaking as \`${e.name}\`` : ''} was dropped: ${e.why}. Nothing it said was written to a mailbox or acted on.`,
+    otherwise: 'Any script of this origin on the channel could post mail “from lead”, say goodbye in another tab’s name, or join as a teammate before the tab the link was made for.',
+    lesson: 'team-other-tab',
+    terms: [],
+  },
   'team.ended': {
     means: 'The lead’s run ended, and its team with it: every teammate was brought to a final state and every isolated copy was offered back, so nothing keeps running or stays unmerged without a word.',
     why: (e) =>

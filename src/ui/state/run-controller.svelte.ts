@@ -90,7 +90,7 @@ export class RunController extends RunPuller {
   /** The link a second tab opens to be `name`, a teammate of the latest run (built-in scenarios only). */
   joinUrl(name: string): string | null {
     if (!this.teamTabs || this.trust.status !== 'builtin') return null;
-    return teammateLinkUrl(location, { name, channel: this.teamTabs.channel, scenario: this.scenario.id });
+    return teammateLinkUrl(location, { name, channel: this.teamTabs.channel, scenario: this.scenario.id, lead: this.teamTabs.tab, key: this.teamTabs.key });
   }
   private closeTeamTabs(): void {
     this.teamTabs?.close();

@@ -68,7 +68,7 @@ export class TeammateTabController extends RunController {
       this.notice = `“${this.scenario.title}” has no team, so there is nothing to join.`;
       return false;
     }
-    this.tabs = new TabChannel(prepared.team, this.link.channel);
+    this.tabs = new TabChannel(prepared.team, this.link);
     this.abort = abort;
     this.gen = teammateTabRun(prepared.team, this.link.name, { clock: realClock, signal: abort.signal });
     return true;

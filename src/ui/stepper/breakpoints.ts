@@ -45,10 +45,11 @@ export const EVENT_KINDS: readonly (TraceEventType | `${string}.*`)[] = [
   'agent.state',
   'task.claimed',
   'protocol.timeout',
-  // teams across tabs: a tab joined, nobody joined in time, a tab went silent; and the team's end
+  // teams across tabs: a tab joined, nobody joined in time, a tab went silent, a forged note refused; and the team's end
   'teammate.joined',
   'teammate.join_timeout',
   'teammate.lost',
+  'teammate.wire_dropped',
   'team.ended',
   // isolated workspaces: a refused overwrite
   'workspace.conflict',

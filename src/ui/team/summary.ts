@@ -19,6 +19,8 @@ export function summarizeTeamEvent(e: TraceEvent): string | null {
       return e.side === 'lead' ? `${e.name} gone · ${e.why}` : `this tab is not ${e.name} · ${clip(e.why, 70)}`;
     case 'teammate.lost':
       return `${e.name} lost · ${e.tab} silent ${e.silentMs} ms (${e.missedBeats} beats of ${e.everyMs} ms missed)`;
+    case 'teammate.wire_dropped':
+      return `dropped a ${e.kind} from ${e.tab}${e.name ? ` as ${e.name}` : ''} · ${clip(e.why, 70)}`;
     case 'team.ended':
       return `${e.teammates.map((t) => `${t.name} ${t.state}`).join(', ')}${e.unanswered.length ? ` · no answer: ${e.unanswered.join(', ')}` : ''}${e.workspaces.length ? ` · merged ${e.workspaces.flatMap((w) => w.merged).length} file(s)` : ''}${e.workspaces.some((w) => w.conflicts.length) ? ' · conflicts in Merge' : ''}`;
     case 'agent.state':

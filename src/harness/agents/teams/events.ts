@@ -62,6 +62,21 @@ export type TeamEventBody =
     }
   | {
       /**
+       * A note on the wire between tabs was refused on arrival (`sender.ts`): it lacked the
+       * team's key, or it spoke for someone who does not run in the tab it came from (mail "from
+       * lead" out of another tab, a `bye` in another tab's name, a second tab joining as a name
+       * already taken). It was not acted on.
+       */
+      type: 'teammate.wire_dropped';
+      /** The tab the note says it came from. */
+      tab: string;
+      kind: string;
+      /** Who it spoke for, when it said. */
+      name?: string;
+      why: string;
+    }
+  | {
+      /**
        * The lead's run ended and so did its team: every teammate reached a final state (asked
        * with a shutdown_request first where it was still working or in another tab), and every
        * isolated copy was offered back. Nothing is left running or unmerged without a word.

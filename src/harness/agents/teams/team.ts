@@ -20,10 +20,11 @@ import { readMail, sendMessage } from './protocol.ts';
 import { pumpTeam } from './scheduler.ts';
 import { spawnTeammate, type SpawnResult } from './spawn.ts';
 import { canMove, isFinal, type TeammateState } from './state.ts';
+import { SenderCheck, type SenderOptions } from './sender.ts';
 import { TabLink } from './tab-link.ts';
 import { askToJoin } from './teammate-side.ts';
 import { DEFAULT_RELEASE_AFTER_MS, type OpenRequest, type PendingRelease, type Sink, type SpawnRequest, type Teammate, type TeamRuntime } from './team-types.ts';
-import type { TeamTransport } from './transport.ts';
+import type { TeamTransport, TeamWire } from './transport.ts';
 import { stepOne } from './wake.ts';
 import { closeWorkspace } from './workspace-offers.ts';
 import type { WorkspaceOutcome } from './workspace.ts';
@@ -58,6 +59,8 @@ export class Team {
   joining?: string;
   /** Lead's tab: when each other tab was last heard from, and how often it beats. */
   readonly presence: Presence;
+  /** Who may say what on the wire (`sender.ts`), once a transport is attached. */
+  sender?: SenderCheck;
   /** Tabs already told they are refused (a lost tab's beats are answered once). */
   readonly refusedTabs = new Set<string>();
   private readonly seqOf = new Map<string, number>();
@@ -86,8 +89,24 @@ export class Team {
   }
 
   /** Connects this team to teammates in other tabs (ids get the tab as a prefix, so they stay unique). */
-  attachTransport(transport: TeamTransport, tab: string): void {
+  attachTransport(transport: TeamTransport, tab: string, opts: SenderOptions = {}): void {
+    const sender = new SenderCheck(
+      {
+        hostsLead: this.runtime.hostsLead !== false,
+        tabOf: (name) => this.members.get(name)?.remoteTab,
+        isLocal: (name) => this.isLocal(name),
+      },
+      opts,
+    );
+    this.sender = sender;
     this.link.attach(transport, tab, (w) => {
+      // A note without the team's key is never acted on, nor counted as a sign of life.
+      const verdict = sender.checkKey(w);
+      if (!verdict.ok) {
+        // Beats carry no one's words; a forged stream of them is refused without a row each.
+        if (w.kind !== 'beat') this.link.drop({ tab: typeof w.tab === 'string' ? w.tab : '?', kind: w.kind, ...(speakerName(w) ? { name: speakerName(w) } : {}), why: verdict.why });
+        return false;
+      }
       // Any note proves its tab alive, counted when it arrives (not when the team is next pumped).
       this.presence.note(w.tab, this.runtime.clock.now(), w.kind === 'beat' ? w.everyMs : undefined);
       if (w.kind === 'beat') {
@@ -96,7 +115,7 @@ export class Team {
       }
       // A join that comes too late is refused at once: the lead may never be pumped again.
       return !(w.kind === 'hello' && w.join && refuseLateJoin(this, w.tab, w.name));
-    });
+    }, opts.key);
     if (this.runtime.heartbeatMs !== undefined && this.runtime.heartbeatMs > 0) this.link.beat(this.runtime.heartbeatMs, this.runtime.clock);
   }
 
@@ -271,4 +290,10 @@ export class Team {
     if (this.members.size === 0) return 'No teammates yet.';
     return [...this.members.values()].map((m) => `${m.name}: ${m.state}${m.taskId ? ` (task #${m.taskId})` : ''}`).join(', ');
   }
+}
+
+/** The name a note speaks for, when it says one. */
+export function speakerName(w: TeamWire): string | undefined {
+  const name = w.kind === 'message' ? w.message?.from : (w as { name?: unknown }).name;
+  return typeof name === 'string' ? name : undefined;
 }

@@ -23,7 +23,7 @@ import type { TeammateState } from './state.ts';
 /** A changed file of a teammate's copy: its content, or null when it deleted the file. */
 export type OfferedFile = { path: string; content: string | null };
 
-export type TeamWire =
+export type TeamWire = (
   | { kind: 'message'; tab: string; message: TeamMessage }
   /** A teammate runs in `tab` (sent when it is spawned there, and again on `who`); `join` asks the lead's tab to welcome it. */
   | { kind: 'hello'; tab: string; name: string; state: TeammateState; join?: boolean }
@@ -48,7 +48,11 @@ export type TeamWire =
   /** `tab` is alive and beats every `everyMs` of its Clock: the lead's tab marks its teammate gone after missed beats. */
   | { kind: 'beat'; tab: string; everyMs: number }
   /** The lead's tab no longer takes `to` as `name` (nobody joined in time, or it stopped hearing from that tab): `to` stops. */
-  | { kind: 'refused'; tab: string; to: string; name: string; why: string };
+  | { kind: 'refused'; tab: string; to: string; name: string; why: string }
+) & {
+  /** The team's key, on every note of a team attached with one (`sender.ts`). */
+  key?: string;
+};
 
 /** One kind of note (`WireOf<'welcome'>`). */
 export type WireOf<K extends TeamWire['kind']> = Extract<TeamWire, { kind: K }>;

@@ -9,7 +9,7 @@ import { LEAD } from './message.ts';
 import { onClaim, onHello, onState, onTeammateBye } from './lead-side.ts';
 import { record } from './protocol.ts';
 import { writeBoard } from './tab-files.ts';
-import type { Team } from './team.ts';
+import { speakerName, type Team } from './team.ts';
 import type { Sink } from './team-types.ts';
 import { onClaimed, onInvite, onLeadBye, onRefused, onWelcome } from './teammate-side.ts';
 import type { TeamWire, WireOf } from './transport.ts';
@@ -18,9 +18,20 @@ import { takeOffer } from './workspace-offers.ts';
 /** Applies every waiting note in order; true when there was any. */
 export async function drainWire(team: Team, sink: Sink): Promise<boolean> {
   let any = false;
+  // Refused notes first: what a forger tried is shown, in the order it arrived.
+  for (const d of team.link.dropped.splice(0)) {
+    any = true;
+    await sink({ type: 'teammate.wire_dropped', ...d });
+  }
   while (team.link.inbound.length > 0) {
     const w = team.link.inbound.shift()!;
     any = true;
+    const verdict = team.sender?.checkSpeaker(w) ?? { ok: true };
+    if (!verdict.ok) {
+      const name = speakerName(w);
+      await sink({ type: 'teammate.wire_dropped', tab: w.tab, kind: w.kind, ...(name ? { name } : {}), why: verdict.why });
+      continue;
+    }
     await applyWire(team, w, sink);
   }
   return any;
