@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Message, RunResult, TraceEvent } from '../harness/index.ts';
-import type { ContextState } from '../harness/context/index.ts';
+import type { ContextSettingsInput, ContextState } from '../harness/context/index.ts';
 import type { SessionLogEvent } from '../harness/session/index.ts';
 import type { PriceTable } from '../harness/cost/index.ts';
 import type { ModelClient } from '../harness/ports.ts';
@@ -27,6 +27,7 @@ import { Printer, type Out } from './output.ts';
 import { createCliSandbox } from './cli-sandbox.ts';
 import { modelAliasesFromEnv } from '../harness/agents/index.ts';
 import { cliRules, loadMcpConfigs, loadPriceTable, parseStreamJsonInput, systemPromptOf, UsageError } from './run-options.ts';
+import { contextOverlay, mergeContextSettings } from './context-flags.ts';
 import { latestSessionId, loadSession, saveSession } from './session-files.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
@@ -124,7 +125,7 @@ async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
 /** A folder run's conversation: its session id and what earlier runs left (`--resume`, `--continue`, stdin messages). */
 type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[] };
 
-async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, conv?: Conversation): Promise<RunResult> {
+async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, context: ContextSettingsInput, conv?: Conversation): Promise<RunResult> {
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   const model = live ? await liveModel() : undefined;
@@ -138,7 +139,15 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);
     // A folder's .claude/settings.json and settings.local.json are in the sandbox: prepareRun reads them
     // there at run start (and reports them in a settings.read event), as for any scenario.
-    const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
+    // --max-turns and the context flags (context-flags.ts) over the scenario's or folder's settings.
+    const withTurns: Scenario = {
+      ...scenario,
+      settings: {
+        ...scenario.settings,
+        ...(args.maxTurns ? { maxTurns: args.maxTurns } : {}),
+        ...(Object.keys(context).length > 0 ? { context: mergeContextSettings(scenario.settings.context as ContextSettingsInput | undefined, context) as Scenario['settings']['context'] } : {}),
+      },
+    };
     const history = conv?.history ?? [];
     // prepareRun seeds the files only for a new conversation (the page keeps its sandbox); a
     // continued headless one starts from the folder as it is on disk now, as Claude Code does.
@@ -337,6 +346,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
     const prices = await loadPriceTable(args.priceTable);
     cliRules(args); // a bad rule is a usage error before anything runs
+    const context = await contextOverlay(args.context); // so is a bad context setting
     const conv = list[0]?.dir ? await conversation(list[0].dir.root, args) : undefined;
     // Each stdin message is one run of the same conversation; otherwise one run per plan.
     const prompts = args.inputFormat === 'stream-json' ? parseStreamJsonInput(await readStdin()) : [undefined];
@@ -350,7 +360,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
         const relay = () => run.abort();
         controller.signal.addEventListener('abort', relay, { once: true });
         if (conv) conv.prompt = prompt ?? args.prompt;
-        const r = await runOne(plan, args, out, run.signal, steers, prices, conv).finally(() => controller.signal.removeEventListener('abort', relay));
+        const r = await runOne(plan, args, out, run.signal, steers, prices, context, conv).finally(() => controller.signal.removeEventListener('abort', relay));
         if (r.reason === 'aborted' || controller.signal.aborted) aborted = true;
         reasons.push(r.reason);
         if (aborted) break;
