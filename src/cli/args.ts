@@ -307,9 +307,12 @@ Usage
 
 Options
   -p, --print PROMPT        the task; with a scenario it replaces the scenario's first prompt
-  --dir PATH                the folder's files become the sandbox (node_modules, .git and files
-                            over 1 MB are skipped, with a note); .claude/settings.json,
-                            .claude/settings.local.json and CLAUDE.md are read from it
+  --dir PATH                the folder's files become the sandbox (node_modules and files over
+                            1 MB are skipped, with a note); .claude/settings.json,
+                            .claude/settings.local.json and CLAUDE.md are read from it. Its .git
+                            comes along (git log/status/diff work); over 20 MB (or a .git file),
+                            the sandbox starts a fresh repository from the files instead (said on
+                            stderr). Nothing under .git is written back
   --write-back              after the run, write changed, new and deleted files back to PATH
                             (off by default: the folder is never touched without it)
   --output-format FORMAT    text (default): the answer on stdout; on stderr one short line per

@@ -23,6 +23,7 @@ import type { ScriptedSteer } from '../harness/agents/index.ts';
 import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
+import { copiedLine, copyGitIntoSandbox, readDirGit, type DirGit } from './dir-git.ts';
 import { Printer, type Out } from './output.ts';
 import { createCliSandbox } from './cli-sandbox.ts';
 import { modelAliasesFromEnv } from '../harness/agents/index.ts';
@@ -75,7 +76,7 @@ async function loadScenario(target: string): Promise<{ scenario: Scenario; built
 }
 
 /** `--dir`: the folder's files and settings as a scenario on a live model. */
-async function dirScenario(dir: LoadedDir, args: CliArgs): Promise<Scenario> {
+async function dirScenario(dir: LoadedDir, args: CliArgs, git: DirGit): Promise<Scenario> {
   const { parseScenario } = await engine();
   const id = basename(resolve(dir.root)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'folder';
   const parsed = parseScenario({
@@ -85,7 +86,8 @@ async function dirScenario(dir: LoadedDir, args: CliArgs): Promise<Scenario> {
     prompt: args.prompt ?? 'the prompt comes from stdin',
     files: dir.files,
     model: { kind: 'anthropic', model: args.model ?? DEFAULT_LIVE_MODEL },
-    settings: { maxTurns: args.maxTurns ?? 50 },
+    // A .git too large to carry: the files start as a repository with one commit (the page's settings.git).
+    settings: { maxTurns: args.maxTurns ?? 50, ...(git.kind === 'seed' ? { git: { init: true, message: `Snapshot of ${basename(resolve(dir.root))} (harness-playground --dir)` } } : {}) },
   });
   if (!parsed.ok) throw new UsageError(`cannot use ${dir.root} as a workspace:\n  ${parsed.errors.join('\n  ')}`);
   return parsed.scenario;
@@ -112,7 +114,8 @@ async function liveModel(): Promise<ModelClient> {
   return model;
 }
 
-type RunPlan = { scenario: Scenario; trusted: boolean; dir?: LoadedDir };
+/** `git`: what `--dir` does about the folder's history (dir-git.ts). */
+type RunPlan = { scenario: Scenario; trusted: boolean; dir?: LoadedDir; git?: DirGit };
 
 /** An untrusted document: what stays off, from every carrier (its settings, `.claude/` files, `.mcp.json`, tools), as the page's trust dialog lists it. */
 async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
@@ -152,6 +155,15 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     // prepareRun seeds the files only for a new conversation (the page keeps its sandbox); a
     // continued headless one starts from the folder as it is on disk now, as Claude Code does.
     if (history.length > 0) for (const [path, content] of Object.entries(scenario.files)) await sandbox.fs.writeFile(`${sandbox.workdir}/${path}`, content);
+    // --dir's history: its .git byte for byte, or (said why) a fresh repository, which prepareRun
+    // seeds from settings.git for a new conversation and this does for a continued one.
+    if (plan.git?.kind === 'copy') {
+      await copyGitIntoSandbox(sandbox, plan.git.files);
+      out.stderr(`${scenario.id}: ${copiedLine(plan.git)}\n`);
+    } else if (plan.git?.kind === 'seed') {
+      if (history.length > 0 && scenario.settings.git) await (await import('../scenarios/git-seed.ts')).seedGitRepo(sandbox, scenario.settings.git.message);
+      out.stderr(`${scenario.id}: ${plan.git.why}\n`);
+    }
     const prepared = await prepareRun({
       scenario: withTurns,
       sandbox,
@@ -280,7 +292,8 @@ async function plans(args: CliArgs): Promise<RunPlan[]> {
   if (args.dir) {
     const loaded = await loadDir(args.dir);
     if (!loaded.ok) throw new UsageError(loaded.problem);
-    return [{ scenario: await dirScenario(loaded.dir, args), trusted: args.trust, dir: loaded.dir }];
+    const git = await readDirGit(args.dir);
+    return [{ scenario: await dirScenario(loaded.dir, args, git), trusted: args.trust, dir: loaded.dir, git }];
   }
   if (args.all) return (await library()).builtinScenarios.map((scenario) => ({ scenario, trusted: true }));
   const out: RunPlan[] = [];
