@@ -2,7 +2,13 @@
  * The headless runner's command line: parsing (a typed result, never an exit from here) and the
  * `--help` text. Exit codes are defined here too, so the help and the runner cannot disagree.
  */
-import { PERMISSION_MODES, splitToolList, type PermissionMode } from '../harness/permissions/index.ts';
+// The two leaf modules, not the permissions folder's entry: this file is on the runner's start-up
+// path (`--help`, a bad command line), and the entry's chunk would bring zod and re2js with it
+// (dist-cli/bundle-graph.json; test/unit/cli-startup-loads.test.ts).
+// eslint-disable-next-line no-restricted-imports -- a leaf with no imports, kept off the folder entry on purpose
+import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/types.ts';
+// eslint-disable-next-line no-restricted-imports -- as above
+import { splitToolList } from '../harness/permissions/tool-list.ts';
 
 export { splitToolList };
 

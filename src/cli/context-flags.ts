@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ContextSettingsInput } from '../harness/context/index.ts';
 import type { ContextFlags } from './args.ts';
-import { UsageError } from './run-options.ts';
+import { UsageError } from './usage-error.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

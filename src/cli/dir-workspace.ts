@@ -11,7 +11,6 @@
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Sandbox } from '../harness/ports.ts';
-import { parseSettings } from '../harness/settings/index.ts';
 import type { Settings } from '../harness/settings/index.ts';
 
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -93,6 +92,8 @@ export async function loadDir(root: string, opts: { maxFileBytes?: number; maxTo
   ] as const) {
     const text = files[name];
     if (text === undefined) continue;
+    // The settings parser (zod, yaml) only for a folder that has a settings file.
+    const { parseSettings } = await import('../harness/settings/index.ts');
     const parsed = parseSettings(text, 'json');
     if (!parsed.ok) {
       const where = parsed.errors.map((e) => `  line ${e.line}, column ${e.column}: ${e.message}`).join('\n');

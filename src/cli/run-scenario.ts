@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { Message, RunResult, TraceEvent } from '../harness/index.ts';
+import type { Message, RunResult } from '../harness/index.ts';
 import type { ContextSettingsInput, ContextState } from '../harness/context/index.ts';
 import type { SessionLogEvent } from '../harness/session/index.ts';
 import type { PriceTable } from '../harness/cost/index.ts';
@@ -24,12 +24,11 @@ import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
 import { copiedLine, copyGitIntoSandbox, readDirGit, type DirGit } from './dir-git.ts';
-import { Printer, type Out } from './output.ts';
+import type { Out } from './output.ts';
 import { createCliSandbox } from './cli-sandbox.ts';
-import { modelAliasesFromEnv } from '../harness/agents/index.ts';
-import { cliRules, loadMcpConfigs, loadPriceTable, parseStreamJsonInput, systemPromptOf, UsageError } from './run-options.ts';
+import { UsageError } from './usage-error.ts';
 import { contextOverlay, mergeContextSettings } from './context-flags.ts';
-import { latestSessionId, loadSession, saveSession } from './session-files.ts';
+import { latestSessionId, loadSession, SessionFileWriter } from './session-files.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
@@ -37,20 +36,23 @@ const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 class StoppedBeforeRun extends Error {}
 
 const library = () => import('../scenarios/library/index.ts');
+/** The print-mode flags' readers (rules, prices, stdin): they pull the rule parser and the price table. */
+const runOptions = () => import('./run-options.ts');
 /** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
 const engine = async () => {
-  const [harness, sandbox, prepare, migrate, schema, steering, skills, agentFeatures, toolRunner] = await Promise.all([
+  // No just-bash here: a run's sandbox is on its own thread (cli-sandbox.ts), which loads it there.
+  const [harness, prepare, migrate, schema, agents, skills, agentFeatures, toolRunner, output] = await Promise.all([
     import('../harness/index.ts'),
-    import('../sandbox/justbash/index.ts'),
     import('../scenarios/prepare.ts'),
     import('../scenarios/migrate.ts'),
     import('../scenarios/schema.ts'),
-    import('../harness/agents/index.ts').then((m) => ({ scriptedSteering: m.scriptedSteering })),
+    import('../harness/agents/index.ts').then((m) => ({ scriptedSteering: m.scriptedSteering, modelAliasesFromEnv: m.modelAliasesFromEnv })),
     import('../skills-bundle/node.ts'),
     import('../scenarios/prepare-agents.ts'),
     import('../user-code/tools/node-tool-runner.ts'),
+    import('./output.ts'),
   ]);
-  return { ...harness, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures, ...toolRunner };
+  return { ...harness, ...prepare, ...migrate, ...schema, ...agents, ...skills, ...agentFeatures, ...toolRunner, ...output };
 };
 
 /** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
@@ -126,14 +128,24 @@ async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
 }
 
 /** A folder run's conversation: its session id and what earlier runs left (`--resume`, `--continue`, stdin messages). */
-type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[] };
+/** `log`: what earlier runs left, until `writer` (the session file, written as events happen) takes it over. */
+type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[]; writer?: SessionFileWriter };
 
 async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, context: ContextSettingsInput, conv?: Conversation): Promise<RunResult> {
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
-  const model = live ? await liveModel() : undefined;
-  const { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } = await engine();
-  const sandbox = await createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
+  // The sandbox's thread starts (and loads just-bash there) while this one loads the engine and the SDK.
+  const sandboxReady = createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
+  let loaded;
+  try {
+    loaded = await Promise.all([live ? liveModel() : undefined, engine(), runOptions()]);
+  } catch (e) {
+    // No key, say: the thread that started meanwhile must not keep the process alive.
+    await (await sandboxReady.catch(() => null))?.dispose();
+    throw e;
+  }
+  const [model, { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner, modelAliasesFromEnv, Printer }, { cliRules, loadMcpConfigs, systemPromptOf }] = loaded;
+  const sandbox = await sandboxReady;
   const sessionId = conv?.id ?? randomUUID();
   const notes = plan.dir?.notes ?? [];
   if (!plan.trusted) await untrustedNote(scenario, out);
@@ -197,7 +209,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL,
       // stdio ones as processes started in the folder (as Claude Code starts them in its working directory).
-      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector({ cwd: plan.dir ? resolve(plan.dir.root) : process.cwd() }), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
+      // The connector loads the MCP client on its first connection (node-on-demand.ts): a run with no server never reads it.
+      mcp: { connector: (await import('../mcp/node-on-demand.ts')).createNodeMcpConnectorOnDemand({ cwd: plan.dir ? resolve(plan.dir.root) : process.cwd() }), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
     });
     for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     disposeRun = prepared.dispose;
@@ -220,14 +233,19 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     let refusal: string | undefined;
     // A built-in command as the first prompt (`-p "/cost"`) leaves an empty conversation: nothing to check.
     let slashRun = false;
-    const runEvents: TraceEvent[] = [];
+    // The session file is written as the run goes (session-files.ts): no copy of the run's events is kept here.
+    if (plan.dir && conv && !args.noSessionPersistence && !conv.writer) {
+      conv.writer = await SessionFileWriter.open(plan.dir.root, conv.id, conv.log, process.env.ANTHROPIC_API_KEY ? [process.env.ANTHROPIC_API_KEY] : []);
+      conv.log = [];
+    }
+    const writer = plan.dir ? conv?.writer : undefined;
     while (!step.done) {
       events++;
       if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
       if (step.value.type === 'slash.command' && step.value.agentId === 'main') slashRun = true;
       if (step.value.type === 'model.fallback') out.stderr(`${scenario.id}: ${step.value.from} ${step.value.error.kind === 'not_found' ? 'was not found' : 'stayed overloaded'}; switched to the fallback model ${step.value.to}\n`);
       printer.event(step.value);
-      runEvents.push(step.value);
+      if (writer) await writer.append(step.value);
       step = await loop.next();
     }
     let result = step.value;
@@ -237,10 +255,12 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     if (refusal) out.stderr(`${scenario.id}: ${refusal}\n`);
     if (plan.dir && conv) {
       // The session goes on disk after every run, as Claude Code's transcript does.
-      conv.log.push(...runEvents, { type: 'session.run_result', ts: Date.now(), reason: result.reason, turns: result.turns, usage: result.usage, messageCount: result.messages.length, contextState: result.contextState });
+      if (writer) {
+        await writer.append({ type: 'session.run_result', ts: Date.now(), reason: result.reason, turns: result.turns, usage: result.usage, messageCount: result.messages.length, contextState: result.contextState });
+        await writer.flush();
+      }
       conv.history = result.messages;
       conv.contextState = result.contextState;
-      if (!args.noSessionPersistence) await saveSession(plan.dir.root, conv.id, conv.log, process.env.ANTHROPIC_API_KEY ? [process.env.ANTHROPIC_API_KEY] : []);
     }
     // A stopped run leaves the folder as it was: its changes stay in the transcript only.
     if (plan.dir && args.writeBack && signal.aborted) out.stderr(`${scenario.id}: stopped with Ctrl-C: nothing written back to ${plan.dir.root}\n`);
@@ -265,7 +285,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
 async function runAllLessons(out: Out): Promise<number> {
   const { builtinDocs } = await library();
   const { runLessonHeadless } = await import('../scenarios/run-lesson.ts');
-  const { checkTranscript, createJustBashSandbox, FakeClock, SequentialIds, nodeSkillLoader, createNodeToolRunner } = await engine();
+  const { checkTranscript, FakeClock, SequentialIds, nodeSkillLoader, createNodeToolRunner } = await engine();
+  const { createJustBashSandbox } = await import('../sandbox/justbash/index.ts');
   const skillFiles = await nodeSkillLoader()();
   let failed = 0;
   for (const doc of builtinDocs) {
@@ -348,6 +369,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   // process mid-write); one before the loop starts means nothing runs at all.
   const controller = new AbortController();
   const onSigint = () => controller.abort();
+  let conv: Conversation | undefined;
   process.on('SIGINT', onSigint);
   const stoppedBeforeRun = () => {
     out.stderr('harness-playground: stopped with Ctrl-C before the run started: nothing ran, nothing written back\n');
@@ -357,10 +379,11 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     if (args.dir && args.verbose) out.stderr(`· reading the folder ${args.dir}\n`);
     const list = await plans(args);
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
+    const { cliRules, loadPriceTable, parseStreamJsonInput } = await runOptions();
     const prices = await loadPriceTable(args.priceTable);
     cliRules(args); // a bad rule is a usage error before anything runs
     const context = await contextOverlay(args.context); // so is a bad context setting
-    const conv = list[0]?.dir ? await conversation(list[0].dir.root, args) : undefined;
+    conv = list[0]?.dir ? await conversation(list[0].dir.root, args) : undefined;
     // Each stdin message is one run of the same conversation; otherwise one run per plan.
     const prompts = args.inputFormat === 'stream-json' ? parseStreamJsonInput(await readStdin()) : [undefined];
     const reasons: string[] = [];
@@ -394,6 +417,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     throw e;
   } finally {
     process.off('SIGINT', onSigint);
+    await conv?.writer?.close();
   }
 }
 

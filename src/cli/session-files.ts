@@ -6,7 +6,7 @@
  * run-result marker per run), so `--resume` / `--continue` rebuild the history exactly, and the
  * page can import the same file. The API key is redacted from every record.
  */
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SessionLogEvent } from '../harness/session/index.ts';
@@ -61,12 +61,51 @@ export async function latestSessionId(cwd: string, env?: NodeJS.ProcessEnv): Pro
   return best?.id ?? null;
 }
 
-/** Writes the whole log of the session (earlier runs and this one); readable by its owner only. */
-export async function saveSession(cwd: string, id: string, log: readonly SessionLogEvent[], secrets: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {
-  const { exportSessionJsonl } = await import('../harness/session/index.ts');
-  const dir = sessionsDir(cwd, env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `${id}.jsonl`);
-  await writeFile(file, exportSessionJsonl(log, { sessionId: id, secrets }), { mode: 0o600 });
-  return file;
+/**
+ * A session file written as the run goes, as Claude Code appends to its transcript: each entry is
+ * encoded and written when it happens (in batches of about 64 KB), so the runner keeps no copy of
+ * the run's events and never builds the whole file as one string. `open` rewrites what earlier
+ * runs left (a resumed session's log, streamed line by line), so the file is always exactly the
+ * export of the whole log. Readable by its owner only.
+ */
+export class SessionFileWriter {
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private constructor(
+    readonly file: string,
+    private readonly handle: FileHandle,
+    private readonly encoder: import('../harness/session/index.ts').SessionJsonlEncoder,
+  ) {}
+
+  static async open(cwd: string, id: string, prior: Iterable<SessionLogEvent>, secrets: readonly string[], env?: NodeJS.ProcessEnv): Promise<SessionFileWriter> {
+    const { SessionJsonlEncoder } = await import('../harness/session/index.ts');
+    const dir = sessionsDir(cwd, env);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `${id}.jsonl`);
+    const writer = new SessionFileWriter(file, await open(file, 'w', 0o600), new SessionJsonlEncoder({ sessionId: id, secrets }));
+    for (const e of prior) await writer.append(e);
+    await writer.flush();
+    return writer;
+  }
+
+  async append(event: SessionLogEvent): Promise<void> {
+    for (const line of this.encoder.lines(event)) {
+      this.pending.push(line);
+      this.pendingChars += line.length + 1;
+    }
+    if (this.pendingChars >= 64_000) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const text = `${this.pending.join('\n')}\n`;
+    this.pending = [];
+    this.pendingChars = 0;
+    await this.handle.write(text);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.handle.close();
+  }
 }
