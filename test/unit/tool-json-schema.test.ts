@@ -30,6 +30,6 @@ describe('tool JSON schemas', () => {
     const one = inputJsonSchemaOf(z.object({ a: z.string() }));
     const two = inputJsonSchemaOf(z.object({ b: z.number() }));
     expect(one).not.toBe(two);
-    expect(Object.keys((two as { properties: object }).properties)).toEqual(['b']);
+    expect(Object.keys((two as unknown as { properties: object }).properties)).toEqual(['b']);
   });
 });
