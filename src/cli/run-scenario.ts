@@ -129,7 +129,7 @@ async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
 
 /** A folder run's conversation: its session id and what earlier runs left (`--resume`, `--continue`, stdin messages). */
 /** `log`: what earlier runs left, until `writer` (the session file, written as events happen) takes it over. */
-type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[]; writer?: SessionFileWriter };
+type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[]; appendable: boolean; writer?: SessionFileWriter };
 
 async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, context: ContextSettingsInput, conv?: Conversation): Promise<RunResult> {
   const { scenario } = plan;
@@ -235,7 +235,7 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     let slashRun = false;
     // The session file is written as the run goes (session-files.ts): no copy of the run's events is kept here.
     if (plan.dir && conv && !args.noSessionPersistence && !conv.writer) {
-      conv.writer = await SessionFileWriter.open(plan.dir.root, conv.id, conv.log, process.env.ANTHROPIC_API_KEY ? [process.env.ANTHROPIC_API_KEY] : []);
+      conv.writer = await SessionFileWriter.open(plan.dir.root, conv.id, conv.log, process.env.ANTHROPIC_API_KEY ? [process.env.ANTHROPIC_API_KEY] : [], { append: conv.appendable });
       conv.log = [];
     }
     const writer = plan.dir ? conv?.writer : undefined;
@@ -245,7 +245,11 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       if (step.value.type === 'slash.command' && step.value.agentId === 'main') slashRun = true;
       if (step.value.type === 'model.fallback') out.stderr(`${scenario.id}: ${step.value.from} ${step.value.error.kind === 'not_found' ? 'was not found' : 'stayed overloaded'}; switched to the fallback model ${step.value.to}\n`);
       printer.event(step.value);
-      if (writer) await writer.append(step.value);
+      if (writer) {
+        await writer.append(step.value);
+        // What happened so far is on disk before each model call, as Claude Code's transcript is.
+        if (step.value.type === 'model.request') await writer.flush();
+      }
       step = await loop.next();
     }
     let result = step.value;
@@ -330,10 +334,10 @@ async function plans(args: CliArgs): Promise<RunPlan[]> {
 async function conversation(root: string, args: CliArgs): Promise<Conversation> {
   const id = args.resume ?? (args.continue ? await latestSessionId(root) : null);
   if (args.continue && !id) throw new UsageError(`--continue: no saved session for ${resolve(root)} yet (run once with -p first)`);
-  if (!id) return { id: randomUUID(), history: [], contextState: null, log: [] };
+  if (!id) return { id: randomUUID(), history: [], contextState: null, log: [], appendable: false };
   const loaded = await loadSession(root, id);
   if (!loaded.ok) throw new UsageError(loaded.problem);
-  return { id, history: loaded.session.messages, contextState: loaded.session.contextState, log: loaded.session.log };
+  return { id, history: loaded.session.messages, contextState: loaded.session.contextState, log: loaded.session.log, appendable: loaded.session.appendable };
 }
 
 async function readStdin(): Promise<string> {

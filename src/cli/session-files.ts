@@ -25,7 +25,12 @@ export function sessionsDir(cwd: string, env: NodeJS.ProcessEnv = process.env): 
   return join(root, 'projects', projectDirName(cwd));
 }
 
-export type LoadedSession = { id: string; log: SessionLogEvent[]; messages: Message[]; contextState: ContextState | null; notes: string[] };
+/**
+ * `appendable`: the file is our own export of `log` under this id (a trace record per entry), so
+ * a continued run can append to it as it is; otherwise (a Claude Code transcript, say) it is
+ * rewritten from `log` first.
+ */
+export type LoadedSession = { id: string; log: SessionLogEvent[]; messages: Message[]; contextState: ContextState | null; notes: string[]; appendable: boolean };
 
 export type SessionLoad = { ok: true; session: LoadedSession } | { ok: false; problem: string };
 
@@ -45,7 +50,9 @@ export async function loadSession(cwd: string, id: string, env?: NodeJS.ProcessE
   const imported = importSessionJsonl(text);
   if (!imported.ok) return { ok: false, problem: `${file}: ${imported.error}` };
   const replayed = replaySession(imported.events);
-  return { ok: true, session: { id, log: imported.events, messages: replayed.resumeMessages, contextState: replayed.contextState, notes: [...imported.notes, ...replayed.repairs] } };
+  const traceRecords = text.split('\n').filter((l) => l.startsWith('{"type":"trace"')).length;
+  const appendable = imported.sessionId === id && traceRecords === imported.events.length && text.endsWith('\n');
+  return { ok: true, session: { id, log: imported.events, messages: replayed.resumeMessages, contextState: replayed.contextState, notes: [...imported.notes, ...replayed.repairs], appendable } };
 }
 
 /** The id of this folder's most recently written session, or null when it has none. */
@@ -64,9 +71,9 @@ export async function latestSessionId(cwd: string, env?: NodeJS.ProcessEnv): Pro
 /**
  * A session file written as the run goes, as Claude Code appends to its transcript: each entry is
  * encoded and written when it happens (in batches of about 64 KB), so the runner keeps no copy of
- * the run's events and never builds the whole file as one string. `open` rewrites what earlier
- * runs left (a resumed session's log, streamed line by line), so the file is always exactly the
- * export of the whole log. Readable by its owner only.
+ * the run's events and never builds the whole file as one string. `open` appends to a file it
+ * wrote itself (`append`), or rewrites what earlier runs left (streamed line by line), so the
+ * file is always the export of the whole log. Readable by its owner only.
  */
 export class SessionFileWriter {
   private pending: string[] = [];
@@ -77,13 +84,17 @@ export class SessionFileWriter {
     private readonly encoder: import('../harness/session/index.ts').SessionJsonlEncoder,
   ) {}
 
-  static async open(cwd: string, id: string, prior: Iterable<SessionLogEvent>, secrets: readonly string[], env?: NodeJS.ProcessEnv): Promise<SessionFileWriter> {
+  static async open(cwd: string, id: string, prior: Iterable<SessionLogEvent>, secrets: readonly string[], opts: { append?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<SessionFileWriter> {
     const { SessionJsonlEncoder } = await import('../harness/session/index.ts');
-    const dir = sessionsDir(cwd, env);
+    const dir = sessionsDir(cwd, opts.env);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const file = join(dir, `${id}.jsonl`);
-    const writer = new SessionFileWriter(file, await open(file, 'w', 0o600), new SessionJsonlEncoder({ sessionId: id, secrets }));
-    for (const e of prior) await writer.append(e);
+    const encoder = new SessionJsonlEncoder({ sessionId: id, secrets });
+    const writer = new SessionFileWriter(file, await open(file, opts.append ? 'a' : 'w', 0o600), encoder);
+    for (const e of prior) {
+      if (opts.append) encoder.skip(e);
+      else await writer.append(e);
+    }
     await writer.flush();
     return writer;
   }

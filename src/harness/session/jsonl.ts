@@ -51,6 +51,15 @@ export class SessionJsonlEncoder {
   private readonly parentUuids = new Map<string, string | null>();
   constructor(private readonly opts: ExportOptions) {}
 
+  /**
+   * Moves past an entry already in the file (a resumed session's earlier runs, written by this
+   * encoder under the same session id) without encoding it, so the next lines chain on to it.
+   */
+  skip(event: SessionLogEvent): void {
+    const seq = ++this.seq;
+    if (event.type === 'message.appended') this.parentUuids.set(event.agentId, stableUuid(`${this.opts.sessionId}:m:${seq}`));
+  }
+
   /** The lines of the next entry (a message record first for `message.appended`, then its trace record). */
   lines(event: SessionLogEvent): string[] {
     const seq = ++this.seq;
