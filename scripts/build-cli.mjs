@@ -71,7 +71,9 @@ function origin(input) {
 function bundleGraph(metafile, outdir) {
   const outs = metafile.outputs;
   const name = (k) => relative(outdir, join(root, k)) || basename(k);
-  const entryKey = Object.keys(outs).find((k) => outs[k].entryPoint === 'src/cli/cli-main.ts');
+  // By output name: `entryPoint` is the source path as esbuild resolved it (another spelling when src/ is a symlink).
+  const entryKey = Object.keys(outs).find((k) => basename(k) === 'harness.mjs');
+  if (!entryKey) return { entry: null, startupBytes: null, startup: [], lazy: [] };
   const seen = new Set();
   const stack = [entryKey];
   while (stack.length) {
