@@ -11,7 +11,8 @@
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale } from './cli-bundle-state.mjs';
 
 export { CLI_BUNDLE, CLI_DIR, cliBundleStale };
@@ -44,12 +45,56 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
     external: ['node-liblzma', '@mongodb-js/zstd', 'fsevents', '@jitl/quickjs-wasmfile-release-sync'],
     // CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
-    metafile: !quiet,
+    metafile: true,
   });
+  writeFileSync(join(outdir, 'bundle-graph.json'), JSON.stringify(bundleGraph(result.metafile, outdir), null, 1));
   if (!quiet) {
     const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
     process.stdout.write(`built ${CLI_BUNDLE} (${(bytes / 1e6).toFixed(2)} MB) in ${Date.now() - t0} ms\n`);
   }
+}
+
+/** Where a bundled module came from: its npm package, or its source folder (`src/mcp`). */
+function origin(input) {
+  const nm = input.lastIndexOf('node_modules/');
+  if (nm < 0) return input.split('/').slice(0, 2).join('/');
+  const rest = input.slice(nm + 'node_modules/'.length).split('/');
+  return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+}
+
+/**
+ * `dist-cli/bundle-graph.json`: what the runner reads before it runs any code of its own — the
+ * chunks the entry imports statically (transitively), with the packages and source folders in
+ * each — and what it may load later. `test/unit/cli-startup-loads.test.ts` checks that the heavy
+ * pieces (MCP client, SDK, zod, re2js, yaml, just-bash) stay off the start-up path.
+ */
+function bundleGraph(metafile, outdir) {
+  const outs = metafile.outputs;
+  const name = (k) => relative(outdir, join(root, k)) || basename(k);
+  // By output name: `entryPoint` is the source path as esbuild resolved it (another spelling when src/ is a symlink).
+  const entryKey = Object.keys(outs).find((k) => basename(k) === 'harness.mjs');
+  if (!entryKey) return { entry: null, startupBytes: null, startup: [], lazy: [] };
+  const seen = new Set();
+  const stack = [entryKey];
+  while (stack.length) {
+    const k = stack.pop();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    for (const i of outs[k].imports) if (i.kind === 'import-statement' && outs[i.path]) stack.push(i.path);
+  }
+  const describe = (k) => {
+    const by = {};
+    for (const [input, v] of Object.entries(outs[k].inputs)) by[origin(input)] = (by[origin(input)] ?? 0) + v.bytesInOutput;
+    return { file: name(k), bytes: outs[k].bytes, origins: Object.fromEntries(Object.entries(by).sort((a, b) => b[1] - a[1])) };
+  };
+  const chunks = Object.keys(outs).filter((k) => k.endsWith('.mjs'));
+  const startup = chunks.filter((k) => seen.has(k)).map(describe);
+  return {
+    entry: name(entryKey),
+    startupBytes: startup.reduce((n, c) => n + c.bytes, 0),
+    startup,
+    lazy: chunks.filter((k) => !seen.has(k)).map(describe),
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -2,7 +2,13 @@
  * The headless runner's command line: parsing (a typed result, never an exit from here) and the
  * `--help` text. Exit codes are defined here too, so the help and the runner cannot disagree.
  */
-import { PERMISSION_MODES, splitToolList, type PermissionMode } from '../harness/permissions/index.ts';
+// The two leaf modules, not the permissions folder's entry: this file is on the runner's start-up
+// path (`--help`, a bad command line), and the entry's chunk would bring zod and re2js with it
+// (dist-cli/bundle-graph.json; test/unit/cli-startup-loads.test.ts).
+// eslint-disable-next-line no-restricted-imports -- a leaf with no imports, kept off the folder entry on purpose
+import { PERMISSION_MODES, type PermissionMode } from '../harness/permissions/types.ts';
+// eslint-disable-next-line no-restricted-imports -- as above
+import { splitToolList } from '../harness/permissions/tool-list.ts';
 
 export { splitToolList };
 
@@ -49,7 +55,26 @@ export type CliArgs = {
   priceTable?: string;
   /** `--no-session-persistence`: do not save this folder session to disk. */
   noSessionPersistence: boolean;
+  /**
+   * The context pipeline, as a scenario's `settings.context` (`harness/context/settings.ts`):
+   * `--context-settings` (a JSON string or file, validated when the run starts) under the single
+   * flags (`--context-window`, `--autocompact-threshold`, `--collapse-threshold`), which win.
+   */
+  context: ContextFlags;
 };
+
+/** The context flags as given; `settings` is the raw `--context-settings` value (JSON text or a path). */
+export type ContextFlags = { windowTokens?: number; autoCompactThreshold?: number; collapseThreshold?: number; settings?: string };
+
+/** A threshold as a fraction of the window: `0.8`, or a percentage `80%` / `80` (over 1). */
+function fractionOf(v: string | null): number | null {
+  if (v === null) return null;
+  const pct = v.endsWith('%');
+  const n = Number(pct ? v.slice(0, -1) : v);
+  if (!Number.isFinite(n)) return null;
+  const f = pct || n > 1 ? n / 100 : n;
+  return f > 0 && f <= 1 ? f : null;
+}
 
 /** What the process exit code means (also printed by `--help`). */
 export const EXIT = {
@@ -86,6 +111,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     inputFormat: 'text',
     mcpConfigs: [],
     noSessionPersistence: false,
+    context: {},
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -229,6 +255,27 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         args.priceTable = v;
         break;
       }
+      case '--context-window': {
+        const v = value();
+        const n = v === null ? NaN : Number(v.replace(/[_,]/g, '').replace(/k$/i, '000'));
+        if (!Number.isInteger(n) || n < 1_000 || n > 10_000_000) return { ok: false, problem: '--context-window needs the window in tokens, a whole number from 1000 up, e.g. --context-window 100000 (or 100k)' };
+        args.context.windowTokens = n;
+        break;
+      }
+      case '--autocompact-threshold':
+      case '--collapse-threshold': {
+        const f = fractionOf(value());
+        if (f === null) return { ok: false, problem: `${flag} needs a share of the context window above 0 and at most 1, e.g. ${flag} 0.8 (or 80%)` };
+        if (flag === '--autocompact-threshold') args.context.autoCompactThreshold = f;
+        else args.context.collapseThreshold = f;
+        break;
+      }
+      case '--context-settings': {
+        const v = value();
+        if (v === null) return { ok: false, problem: '--context-settings needs a JSON object or a JSON file, e.g. --context-settings \'{"microcompact":{"keepRecent":4}}\'' };
+        args.context.settings = v;
+        break;
+      }
       default:
         if (a.startsWith('-')) return { ok: false, problem: `unknown option ${a}` };
         args.targets.push(a);
@@ -266,9 +313,12 @@ Usage
 
 Options
   -p, --print PROMPT        the task; with a scenario it replaces the scenario's first prompt
-  --dir PATH                the folder's files become the sandbox (node_modules, .git and files
-                            over 1 MB are skipped, with a note); .claude/settings.json,
-                            .claude/settings.local.json and CLAUDE.md are read from it
+  --dir PATH                the folder's files become the sandbox (node_modules and files over
+                            1 MB are skipped, with a note); .claude/settings.json,
+                            .claude/settings.local.json and CLAUDE.md are read from it. Its .git
+                            comes along (git log/status/diff work); over 20 MB (or a .git file),
+                            the sandbox starts a fresh repository from the files instead (said on
+                            stderr). Nothing under .git is written back
   --write-back              after the run, write changed, new and deleted files back to PATH
                             (off by default: the folder is never touched without it)
   --output-format FORMAT    text (default): the answer on stdout; on stderr one short line per
@@ -302,6 +352,16 @@ Options
   --price-table FILE        prices per model over the built-in table ({date, source, fallback,
                             models: {ID or family: {input, cacheWrite5m, cacheWrite1h,
                             cacheRead, output}}}, dollars per million tokens)
+  --context-window TOKENS   the model's context window the compaction layers work against
+                            (default 200000; "100k" works too)
+  --autocompact-threshold F auto-compact (a written summary) when the request reaches F of the
+                            window: 0.85 by default; 0.8 or 80% both work
+  --collapse-threshold F    collapse older exchanges at F of the window (default 0.7)
+  --context-settings JSON|FILE
+                            any of the context pipeline's settings, as a scenario's
+                            settings.context: {"windowTokens", "autoCompactThreshold", "budget",
+                            "snip", "microcompact", "collapse", "autoCompact", "cache"}; the three
+                            flags above win over it. A bad field is a usage error naming it
   --live                    use the Anthropic API even for a scripted scenario
   --model ID                model id for a live run (default claude-sonnet-5-5)
   --max-turns N             stop after N model calls

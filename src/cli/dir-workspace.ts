@@ -11,7 +11,6 @@
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Sandbox } from '../harness/ports.ts';
-import { parseSettings } from '../harness/settings/index.ts';
 import type { Settings } from '../harness/settings/index.ts';
 
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -52,7 +51,10 @@ export async function loadDir(root: string, opts: { maxFileBytes?: number; maxTo
       const abs = join(dir, e.name);
       const rel = toPosix(relative(root, abs));
       if (e.isDirectory()) {
-        if (SKIPPED_DIRS.has(e.name)) notes.push(`skipped ${rel}/ (not copied into the sandbox)`);
+        // The folder's own .git is dir-git.ts's (copied or seeded, with its own line); a nested one is skipped.
+        if (SKIPPED_DIRS.has(e.name)) {
+          if (rel !== '.git') notes.push(`skipped ${rel}/ (not copied into the sandbox)`);
+        }
         else await walk(abs);
         continue;
       }
@@ -61,6 +63,8 @@ export async function loadDir(root: string, opts: { maxFileBytes?: number; maxTo
         continue;
       }
       if (!e.isFile()) continue;
+      // A `.git` file (linked worktree, submodule) points outside the folder: dir-git.ts seeds instead.
+      if (rel === '.git') continue;
       const size = (await lstat(abs)).size;
       if (size > maxFile) {
         notes.push(`skipped ${rel} (${size.toLocaleString('en-US')} bytes, over the ${maxFile.toLocaleString('en-US')}-byte cap)`);
@@ -88,6 +92,8 @@ export async function loadDir(root: string, opts: { maxFileBytes?: number; maxTo
   ] as const) {
     const text = files[name];
     if (text === undefined) continue;
+    // The settings parser (zod, yaml) only for a folder that has a settings file.
+    const { parseSettings } = await import('../harness/settings/index.ts');
     const parsed = parseSettings(text, 'json');
     if (!parsed.ok) {
       const where = parsed.errors.map((e) => `  line ${e.line}, column ${e.column}: ${e.message}`).join('\n');
@@ -104,7 +110,10 @@ export async function sandboxFiles(sandbox: Sandbox): Promise<Record<string, str
   const walk = async (dir: string): Promise<void> => {
     for (const e of await sandbox.fs.list(dir)) {
       const abs = `${dir}/${e.name}`;
-      if (e.kind === 'dir') await walk(abs);
+      // The sandbox's .git (copied or seeded) is never written back, so it is not read here either.
+      if (e.kind === 'dir') {
+        if (!SKIPPED_DIRS.has(e.name)) await walk(abs);
+      }
       else if (e.kind === 'file') out[abs.slice(sandbox.workdir.length + 1)] = await sandbox.fs.readFile(abs);
     }
   };

@@ -11,7 +11,9 @@ import type { SourcedRule } from '../harness/permissions/index.ts';
 import { DEFAULT_PRICE_TABLE, parsePriceTable, type PriceTable } from '../harness/cost/index.ts';
 import type { CliArgs } from './args.ts';
 
-export class UsageError extends Error {}
+import { UsageError } from './usage-error.ts';
+
+export { UsageError };
 
 export function cliRules(args: Pick<CliArgs, 'allowedTools' | 'disallowedTools'>): SourcedRule[] {
   const out: SourcedRule[] = [];

@@ -13,8 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { Message, RunResult, TraceEvent } from '../harness/index.ts';
-import type { ContextState } from '../harness/context/index.ts';
+import type { Message, RunResult } from '../harness/index.ts';
+import type { ContextSettingsInput, ContextState } from '../harness/context/index.ts';
 import type { SessionLogEvent } from '../harness/session/index.ts';
 import type { PriceTable } from '../harness/cost/index.ts';
 import type { ModelClient } from '../harness/ports.ts';
@@ -23,11 +23,12 @@ import type { ScriptedSteer } from '../harness/agents/index.ts';
 import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
 import { exitCodeFor } from './exit-code.ts';
 import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspace.ts';
-import { Printer, type Out } from './output.ts';
+import { copiedLine, copyGitIntoSandbox, readDirGit, type DirGit } from './dir-git.ts';
+import type { Out } from './output.ts';
 import { createCliSandbox } from './cli-sandbox.ts';
-import { modelAliasesFromEnv } from '../harness/agents/index.ts';
-import { cliRules, loadMcpConfigs, loadPriceTable, parseStreamJsonInput, systemPromptOf, UsageError } from './run-options.ts';
-import { latestSessionId, loadSession, saveSession } from './session-files.ts';
+import { UsageError } from './usage-error.ts';
+import { contextOverlay, mergeContextSettings } from './context-flags.ts';
+import { latestSessionId, loadSession, SessionFileWriter } from './session-files.ts';
 
 const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
@@ -35,20 +36,23 @@ const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 class StoppedBeforeRun extends Error {}
 
 const library = () => import('../scenarios/library/index.ts');
+/** The print-mode flags' readers (rules, prices, stdin): they pull the rule parser and the price table. */
+const runOptions = () => import('./run-options.ts');
 /** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */
 const engine = async () => {
-  const [harness, sandbox, prepare, migrate, schema, steering, skills, agentFeatures, toolRunner] = await Promise.all([
+  // No just-bash here: a run's sandbox is on its own thread (cli-sandbox.ts), which loads it there.
+  const [harness, prepare, migrate, schema, agents, skills, agentFeatures, toolRunner, output] = await Promise.all([
     import('../harness/index.ts'),
-    import('../sandbox/justbash/index.ts'),
     import('../run/prepare.ts'),
     import('../scenarios/migrate.ts'),
     import('../scenarios/schema.ts'),
-    import('../harness/agents/index.ts').then((m) => ({ scriptedSteering: m.scriptedSteering })),
+    import('../harness/agents/index.ts').then((m) => ({ scriptedSteering: m.scriptedSteering, modelAliasesFromEnv: m.modelAliasesFromEnv })),
     import('../skills-bundle/node.ts'),
     import('../run/prepare-agents.ts'),
     import('../user-code/tools/node-tool-runner.ts'),
+    import('./output.ts'),
   ]);
-  return { ...harness, ...sandbox, ...prepare, ...migrate, ...schema, ...steering, ...skills, ...agentFeatures, ...toolRunner };
+  return { ...harness, ...prepare, ...migrate, ...schema, ...agents, ...skills, ...agentFeatures, ...toolRunner, ...output };
 };
 
 /** A built-in id, or a scenario file of any version (v1 lessons run at their first prompt). */
@@ -74,7 +78,7 @@ async function loadScenario(target: string): Promise<{ scenario: Scenario; built
 }
 
 /** `--dir`: the folder's files and settings as a scenario on a live model. */
-async function dirScenario(dir: LoadedDir, args: CliArgs): Promise<Scenario> {
+async function dirScenario(dir: LoadedDir, args: CliArgs, git: DirGit): Promise<Scenario> {
   const { parseScenario } = await engine();
   const id = basename(resolve(dir.root)).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'folder';
   const parsed = parseScenario({
@@ -84,7 +88,8 @@ async function dirScenario(dir: LoadedDir, args: CliArgs): Promise<Scenario> {
     prompt: args.prompt ?? 'the prompt comes from stdin',
     files: dir.files,
     model: { kind: 'anthropic', model: args.model ?? DEFAULT_LIVE_MODEL },
-    settings: { maxTurns: args.maxTurns ?? 50 },
+    // A .git too large to carry: the files start as a repository with one commit (the page's settings.git).
+    settings: { maxTurns: args.maxTurns ?? 50, ...(git.kind === 'seed' ? { git: { init: true, message: `Snapshot of ${basename(resolve(dir.root))} (harness-playground --dir)` } } : {}) },
   });
   if (!parsed.ok) throw new UsageError(`cannot use ${dir.root} as a workspace:\n  ${parsed.errors.join('\n  ')}`);
   return parsed.scenario;
@@ -111,7 +116,8 @@ async function liveModel(): Promise<ModelClient> {
   return model;
 }
 
-type RunPlan = { scenario: Scenario; trusted: boolean; dir?: LoadedDir };
+/** `git`: what `--dir` does about the folder's history (dir-git.ts). */
+type RunPlan = { scenario: Scenario; trusted: boolean; dir?: LoadedDir; git?: DirGit };
 
 /** An untrusted document: what stays off, from every carrier (its settings, `.claude/` files, `.mcp.json`, tools), as the page's trust dialog lists it. */
 async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
@@ -122,14 +128,24 @@ async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
 }
 
 /** A folder run's conversation: its session id and what earlier runs left (`--resume`, `--continue`, stdin messages). */
-type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[] };
+/** `log`: what earlier runs left, until `writer` (the session file, written as events happen) takes it over. */
+type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[]; appendable: boolean; writer?: SessionFileWriter };
 
-async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, conv?: Conversation): Promise<RunResult> {
+async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, context: ContextSettingsInput, conv?: Conversation): Promise<RunResult> {
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
-  const model = live ? await liveModel() : undefined;
-  const { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner } = await engine();
-  const sandbox = await createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
+  // The sandbox's thread starts (and loads just-bash there) while this one loads the engine and the SDK.
+  const sandboxReady = createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
+  let loaded;
+  try {
+    loaded = await Promise.all([live ? liveModel() : undefined, engine(), runOptions()]);
+  } catch (e) {
+    // No key, say: the thread that started meanwhile must not keep the process alive.
+    await (await sandboxReady.catch(() => null))?.dispose();
+    throw e;
+  }
+  const [model, { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner, modelAliasesFromEnv, Printer }, { cliRules, loadMcpConfigs, systemPromptOf }] = loaded;
+  const sandbox = await sandboxReady;
   const sessionId = conv?.id ?? randomUUID();
   const notes = plan.dir?.notes ?? [];
   if (!plan.trusted) await untrustedNote(scenario, out);
@@ -138,11 +154,28 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     const modelId = args.model ?? (scenario.model.kind === 'anthropic' ? scenario.model.model : undefined);
     // A folder's .claude/settings.json and settings.local.json are in the sandbox: prepareRun reads them
     // there at run start (and reports them in a settings.read event), as for any scenario.
-    const withTurns: Scenario = args.maxTurns ? { ...scenario, settings: { ...scenario.settings, maxTurns: args.maxTurns } } : scenario;
+    // --max-turns and the context flags (context-flags.ts) over the scenario's or folder's settings.
+    const withTurns: Scenario = {
+      ...scenario,
+      settings: {
+        ...scenario.settings,
+        ...(args.maxTurns ? { maxTurns: args.maxTurns } : {}),
+        ...(Object.keys(context).length > 0 ? { context: mergeContextSettings(scenario.settings.context as ContextSettingsInput | undefined, context) as Scenario['settings']['context'] } : {}),
+      },
+    };
     const history = conv?.history ?? [];
     // prepareRun seeds the files only for a new conversation (the page keeps its sandbox); a
     // continued headless one starts from the folder as it is on disk now, as Claude Code does.
     if (history.length > 0) for (const [path, content] of Object.entries(scenario.files)) await sandbox.fs.writeFile(`${sandbox.workdir}/${path}`, content);
+    // --dir's history: its .git byte for byte, or (said why) a fresh repository, which prepareRun
+    // seeds from settings.git for a new conversation and this does for a continued one.
+    if (plan.git?.kind === 'copy') {
+      await copyGitIntoSandbox(sandbox, plan.git.files);
+      out.stderr(`${scenario.id}: ${copiedLine(plan.git)}\n`);
+    } else if (plan.git?.kind === 'seed') {
+      if (history.length > 0 && scenario.settings.git) await (await import('../run/git-seed.ts')).seedGitRepo(sandbox, scenario.settings.git.message);
+      out.stderr(`${scenario.id}: ${plan.git.why}\n`);
+    }
     const prepared = await prepareRun({
       scenario: withTurns,
       sandbox,
@@ -179,7 +212,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL,
       // stdio ones as processes started in the folder (as Claude Code starts them in its working directory).
-      mcp: { connector: (await import('../mcp/node.ts')).createNodeMcpConnector({ cwd: plan.dir ? resolve(plan.dir.root) : process.cwd() }), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
+      // The connector loads the MCP client on its first connection (node-on-demand.ts): a run with no server never reads it.
+      mcp: { connector: (await import('../mcp/node-on-demand.ts')).createNodeMcpConnectorOnDemand({ cwd: plan.dir ? resolve(plan.dir.root) : process.cwd() }), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
     });
     for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     disposeRun = prepared.dispose;
@@ -202,14 +236,23 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     let refusal: string | undefined;
     // A built-in command as the first prompt (`-p "/cost"`) leaves an empty conversation: nothing to check.
     let slashRun = false;
-    const runEvents: TraceEvent[] = [];
+    // The session file is written as the run goes (session-files.ts): no copy of the run's events is kept here.
+    if (plan.dir && conv && !args.noSessionPersistence && !conv.writer) {
+      conv.writer = await SessionFileWriter.open(plan.dir.root, conv.id, conv.log, process.env.ANTHROPIC_API_KEY ? [process.env.ANTHROPIC_API_KEY] : [], { append: conv.appendable });
+      conv.log = [];
+    }
+    const writer = plan.dir ? conv?.writer : undefined;
     while (!step.done) {
       events++;
       if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
       if (step.value.type === 'slash.command' && step.value.agentId === 'main') slashRun = true;
       if (step.value.type === 'model.fallback') out.stderr(`${scenario.id}: ${step.value.from} ${step.value.error.kind === 'not_found' ? 'was not found' : 'stayed overloaded'}; switched to the fallback model ${step.value.to}\n`);
       printer.event(step.value);
-      runEvents.push(step.value);
+      if (writer) {
+        await writer.append(step.value);
+        // What happened so far is on disk before each model call, as Claude Code's transcript is.
+        if (step.value.type === 'model.request') await writer.flush();
+      }
       step = await loop.next();
     }
     let result = step.value;
@@ -219,10 +262,12 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
     if (refusal) out.stderr(`${scenario.id}: ${refusal}\n`);
     if (plan.dir && conv) {
       // The session goes on disk after every run, as Claude Code's transcript does.
-      conv.log.push(...runEvents, { type: 'session.run_result', ts: Date.now(), reason: result.reason, turns: result.turns, usage: result.usage, messageCount: result.messages.length, contextState: result.contextState });
+      if (writer) {
+        await writer.append({ type: 'session.run_result', ts: Date.now(), reason: result.reason, turns: result.turns, usage: result.usage, messageCount: result.messages.length, contextState: result.contextState });
+        await writer.flush();
+      }
       conv.history = result.messages;
       conv.contextState = result.contextState;
-      if (!args.noSessionPersistence) await saveSession(plan.dir.root, conv.id, conv.log, process.env.ANTHROPIC_API_KEY ? [process.env.ANTHROPIC_API_KEY] : []);
     }
     // A stopped run leaves the folder as it was: its changes stay in the transcript only.
     if (plan.dir && args.writeBack && signal.aborted) out.stderr(`${scenario.id}: stopped with Ctrl-C: nothing written back to ${plan.dir.root}\n`);
@@ -247,7 +292,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
 async function runAllLessons(out: Out): Promise<number> {
   const { builtinDocs } = await library();
   const { runLessonHeadless } = await import('../run/run-lesson.ts');
-  const { checkTranscript, createJustBashSandbox, FakeClock, SequentialIds, nodeSkillLoader, createNodeToolRunner } = await engine();
+  const { checkTranscript, FakeClock, SequentialIds, nodeSkillLoader, createNodeToolRunner } = await engine();
+  const { createJustBashSandbox } = await import('../sandbox/justbash/index.ts');
   const skillFiles = await nodeSkillLoader()();
   let failed = 0;
   for (const doc of builtinDocs) {
@@ -274,7 +320,8 @@ async function plans(args: CliArgs): Promise<RunPlan[]> {
   if (args.dir) {
     const loaded = await loadDir(args.dir);
     if (!loaded.ok) throw new UsageError(loaded.problem);
-    return [{ scenario: await dirScenario(loaded.dir, args), trusted: args.trust, dir: loaded.dir }];
+    const git = await readDirGit(args.dir);
+    return [{ scenario: await dirScenario(loaded.dir, args, git), trusted: args.trust, dir: loaded.dir, git }];
   }
   if (args.all) return (await library()).builtinScenarios.map((scenario) => ({ scenario, trusted: true }));
   const out: RunPlan[] = [];
@@ -290,10 +337,10 @@ async function plans(args: CliArgs): Promise<RunPlan[]> {
 async function conversation(root: string, args: CliArgs): Promise<Conversation> {
   const id = args.resume ?? (args.continue ? await latestSessionId(root) : null);
   if (args.continue && !id) throw new UsageError(`--continue: no saved session for ${resolve(root)} yet (run once with -p first)`);
-  if (!id) return { id: randomUUID(), history: [], contextState: null, log: [] };
+  if (!id) return { id: randomUUID(), history: [], contextState: null, log: [], appendable: false };
   const loaded = await loadSession(root, id);
   if (!loaded.ok) throw new UsageError(loaded.problem);
-  return { id, history: loaded.session.messages, contextState: loaded.session.contextState, log: loaded.session.log };
+  return { id, history: loaded.session.messages, contextState: loaded.session.contextState, log: loaded.session.log, appendable: loaded.session.appendable };
 }
 
 async function readStdin(): Promise<string> {
@@ -329,6 +376,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   // process mid-write); one before the loop starts means nothing runs at all.
   const controller = new AbortController();
   const onSigint = () => controller.abort();
+  let conv: Conversation | undefined;
   process.on('SIGINT', onSigint);
   const stoppedBeforeRun = () => {
     out.stderr('harness-playground: stopped with Ctrl-C before the run started: nothing ran, nothing written back\n');
@@ -338,9 +386,11 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     if (args.dir && args.verbose) out.stderr(`· reading the folder ${args.dir}\n`);
     const list = await plans(args);
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
+    const { cliRules, loadPriceTable, parseStreamJsonInput } = await runOptions();
     const prices = await loadPriceTable(args.priceTable);
     cliRules(args); // a bad rule is a usage error before anything runs
-    const conv = list[0]?.dir ? await conversation(list[0].dir.root, args) : undefined;
+    const context = await contextOverlay(args.context); // so is a bad context setting
+    conv = list[0]?.dir ? await conversation(list[0].dir.root, args) : undefined;
     // Each stdin message is one run of the same conversation; otherwise one run per plan.
     const prompts = args.inputFormat === 'stream-json' ? parseStreamJsonInput(await readStdin()) : [undefined];
     const reasons: string[] = [];
@@ -353,7 +403,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
         const relay = () => run.abort();
         controller.signal.addEventListener('abort', relay, { once: true });
         if (conv) conv.prompt = prompt ?? args.prompt;
-        const r = await runOne(plan, args, out, run.signal, steers, prices, conv).finally(() => controller.signal.removeEventListener('abort', relay));
+        const r = await runOne(plan, args, out, run.signal, steers, prices, context, conv).finally(() => controller.signal.removeEventListener('abort', relay));
         if (r.reason === 'aborted' || controller.signal.aborted) aborted = true;
         reasons.push(r.reason);
         if (aborted) break;
@@ -374,6 +424,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     throw e;
   } finally {
     process.off('SIGINT', onSigint);
+    await conv?.writer?.close();
   }
 }
 

@@ -145,7 +145,7 @@ describe('headless runner: formats and exit codes', () => {
 });
 
 describe('headless runner: --dir and --write-back', () => {
-  it('runs on a folder: its files become the sandbox (node_modules, .git, big files skipped with a note), CLAUDE.md is read, the folder is untouched', async () => {
+  it('runs on a folder: its files become the sandbox (node_modules, big files skipped with a note; .git kept), CLAUDE.md is read, the folder is untouched', async () => {
     const dir = project();
     server.setTurns(editTurns());
     const before = server.requests.length;
@@ -153,14 +153,14 @@ describe('headless runner: --dir and --write-back', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('Done: a.txt edited, b.txt added, gone.txt removed.');
     expect(r.stderr).toMatch(/note: skipped node_modules\//);
-    expect(r.stderr).toMatch(/note: skipped \.git\//);
+    expect(r.stderr).toMatch(/kept the folder's git history: \.git \(1 file, 1 KB\) is in the sandbox/);
     expect(r.stderr).toMatch(/note: skipped big\.log \(1,200,000 bytes/);
     const posts = server.requests.slice(before).filter((q) => q.method === 'POST');
     const first = JSON.stringify(posts[0]!.body);
     expect(first).toContain('Always use tabs.');
     const msgs = (posts[1]!.body as { messages: { content: { type: string; content?: string }[] }[] }).messages;
     const ls = msgs.at(-1)!.content.find((b) => b.type === 'tool_result')!.content!;
-    expect(ls.split('\n')).toEqual(['.', '..', '.claude', 'CLAUDE.md', 'a.txt', 'gone.txt', 'original']);
+    expect(ls.split('\n')).toEqual(['.', '..', '.claude', '.git', 'CLAUDE.md', 'a.txt', 'gone.txt', 'original']);
     // Without --write-back nothing on disk changed.
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('original\n');
     expect(existsSync(join(dir, 'b.txt'))).toBe(false);

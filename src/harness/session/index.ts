@@ -11,7 +11,7 @@ export { persistEvent } from './persist-run.ts';
 export { replaySession, GRANTS_NOT_RESTORED, type ReplayedSession, type ReplayedRun } from './replay.ts';
 export { repairTranscript, type RepairResult } from './repair.ts';
 export { snapshotSandbox, restoreSnapshot, snapshotAt, applyDelta, SnapshotTracker, type SnapshotOptions } from './snapshot.ts';
-export { exportSessionJsonl, importSessionJsonl, stableUuid, type ExportOptions, type ImportResult, type ImportOptions } from './jsonl.ts';
+export { exportSessionJsonl, sessionJsonlLines, SessionJsonlEncoder, importSessionJsonl, stableUuid, type ExportOptions, type ImportResult, type ImportOptions } from './jsonl.ts';
 export { redactText, redactDeep, containsKeyShape, REDACTED_KEY } from './redact.ts';
 export { utf8Bytes } from './store-common.ts';
 // What code outside the harness imports from this folder (its sub-entry point).

@@ -40,19 +40,38 @@ export function stableUuid(seed: string): string {
 
 const iso = (ts: number) => new Date(Number.isFinite(ts) ? ts : 0).toISOString();
 
-export function exportSessionJsonl(log: readonly SessionLogEvent[], opts: ExportOptions): string {
-  const lines: string[] = [];
+/**
+ * Encodes log entries as JSONL lines one at a time, keeping only what chains them (the seq and
+ * each agent's last message uuid): a long session is written line by line as it happens instead
+ * of as one string of the whole log (the headless runner's peak memory, issue 23 §3).
+ */
+export class SessionJsonlEncoder {
+  private seq = 0;
   // Each agent's messages chain on their own: the main conversation, and one sidechain per subagent.
-  const parentUuids = new Map<string, string | null>();
-  log.forEach((event, i) => {
-    const seq = i + 1;
+  private readonly parentUuids = new Map<string, string | null>();
+  constructor(private readonly opts: ExportOptions) {}
+
+  /**
+   * Moves past an entry already in the file (a resumed session's earlier runs, written by this
+   * encoder under the same session id) without encoding it, so the next lines chain on to it.
+   */
+  skip(event: SessionLogEvent): void {
+    const seq = ++this.seq;
+    if (event.type === 'message.appended') this.parentUuids.set(event.agentId, stableUuid(`${this.opts.sessionId}:m:${seq}`));
+  }
+
+  /** The lines of the next entry (a message record first for `message.appended`, then its trace record). */
+  lines(event: SessionLogEvent): string[] {
+    const seq = ++this.seq;
+    const { opts } = this;
     const timestamp = iso(event.ts);
+    const out: string[] = [];
     if (event.type === 'message.appended') {
       const uuid = stableUuid(`${opts.sessionId}:m:${seq}`);
       const sidechain = event.agentId !== 'main';
       const record = {
         uuid,
-        parentUuid: parentUuids.get(event.agentId) ?? null,
+        parentUuid: this.parentUuids.get(event.agentId) ?? null,
         timestamp,
         isSidechain: sidechain,
         ...(sidechain ? { agentId: event.agentId, ...(event.parentToolUseId ? { parentToolUseId: event.parentToolUseId } : {}) } : {}),
@@ -60,16 +79,27 @@ export function exportSessionJsonl(log: readonly SessionLogEvent[], opts: Export
         type: event.message.role,
         message: event.message,
       };
-      lines.push(JSON.stringify(redactDeep(record, opts.secrets)));
-      parentUuids.set(event.agentId, uuid);
+      out.push(JSON.stringify(redactDeep(record, opts.secrets)));
+      this.parentUuids.set(event.agentId, uuid);
     }
     const trace = { type: 'trace', uuid: stableUuid(`${opts.sessionId}:t:${seq}`), sessionId: opts.sessionId, timestamp, event };
-    lines.push(JSON.stringify(redactDeep(trace, opts.secrets)));
-  });
-  const text = lines.length ? `${lines.join('\n')}\n` : '';
-  // Belt and braces: redaction runs on every string, so this only trips on a bug.
-  if (containsKeyShape(text)) throw new Error('Refusing to export: an API key is still in the text.');
-  return text;
+    out.push(JSON.stringify(redactDeep(trace, opts.secrets)));
+    // Belt and braces: redaction runs on every string, so this only trips on a bug. JSON keeps a
+    // record on one line, so checking each line checks the whole text.
+    for (const line of out) if (containsKeyShape(line)) throw new Error('Refusing to export: an API key is still in the text.');
+    return out;
+  }
+}
+
+/** The export's lines (without their newlines), one entry at a time. */
+export function* sessionJsonlLines(log: Iterable<SessionLogEvent>, opts: ExportOptions): Generator<string> {
+  const encoder = new SessionJsonlEncoder(opts);
+  for (const event of log) yield* encoder.lines(event);
+}
+
+export function exportSessionJsonl(log: readonly SessionLogEvent[], opts: ExportOptions): string {
+  const lines = [...sessionJsonlLines(log, opts)];
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 // ─── Import ─────────────────────────────────────────────────────────────────────────────────

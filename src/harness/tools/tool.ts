@@ -116,15 +116,31 @@ export type ToolDefinition<Input> = {
 
 export const DEFAULT_MAX_RESULT_CHARS = 30_000;
 
+/**
+ * Each schema's JSON form, computed once per schema object: tools are rebuilt by their factories
+ * (per run, per agent, per turn for some lists), and `z.toJSONSchema` walking the same schema again
+ * was most of the loop's fixed per-turn CPU (issue 23 §3). Weak, so a scenario's custom schemas go with it.
+ */
+const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+
+/** The API's `input_schema` of a zod schema: a plain object schema (zod's `$schema` marker dropped), memoized. */
+export function inputJsonSchemaOf(schema: z.ZodType): JsonSchema {
+  let out = jsonSchemas.get(schema);
+  if (!out) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
+    // Frozen: one object shared by every tool built on this schema must not be edited through one of them.
+    out = Object.freeze({ ...rest, type: 'object' }) as JsonSchema;
+    jsonSchemas.set(schema, out);
+  }
+  return out;
+}
+
 export function buildTool<Input>(def: ToolDefinition<Input>): Tool<Input> {
-  const jsonSchema = z.toJSONSchema(def.inputSchema, { target: 'draft-7' }) as Record<string, unknown>;
-  // The API wants a plain object schema; drop the `$schema` marker zod adds.
-  delete jsonSchema.$schema;
   return {
     name: def.name,
     description: def.description,
     inputSchema: def.inputSchema,
-    inputJsonSchema: { ...jsonSchema, type: 'object' } as JsonSchema,
+    inputJsonSchema: inputJsonSchemaOf(def.inputSchema),
     maxResultChars: def.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     isReadOnly: def.isReadOnly ?? (() => false),
     isConcurrencySafe: def.isConcurrencySafe ?? (() => false),

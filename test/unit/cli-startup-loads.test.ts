@@ -1,0 +1,78 @@
+/**
+ * The runner starts small (issue 23 §3): what the bundle's entry imports statically
+ * (`dist-cli/bundle-graph.json`, written by `scripts/build-cli.mjs`) is the command line and
+ * `--help` only — no MCP client, SDK, zod, re2js, yaml or just-bash — and a folder run with no MCP
+ * server never loads the MCP client: it runs with that chunk deleted from a copy of the bundle.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_DIR } from '../../scripts/build-cli.mjs';
+import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
+
+type Chunk = { file: string; bytes: number; origins: Record<string, number> };
+type Graph = { entry: string; startupBytes: number; startup: Chunk[]; lazy: Chunk[] };
+
+/** What must not be read before the run needs it. */
+const HEAVY = /^(zod|re2js|yaml|just-bash|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk|ajv|isomorphic-git|@jitl\/.*|quickjs-emscripten.*|src\/mcp|src\/sandbox|src\/scenarios)$/;
+const KEY = 'sk-ant-test-startup-0123456789';
+const graph = () => JSON.parse(readFileSync(join(CLI_DIR, 'bundle-graph.json'), 'utf8')) as Graph;
+
+let server: FakeAnthropicServer;
+
+/** The copied bundle as a process, with only the variables given (no ANTHROPIC_* of the caller's). */
+function runCopy(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...base } = process.env;
+    const child = spawn(process.execPath, [join(COPY, 'harness.mjs'), ...args], { env: { ...base, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+// A copy of the bundle under node_modules/ (so its external packages still resolve) that tests may cut.
+const COPY = join(process.cwd(), 'node_modules', '.cache', `hp-cli-startup-${process.pid}`);
+beforeAll(async () => {
+  server = await startFakeAnthropicServer({ turns: [], requireApiKey: KEY });
+  cpSync(CLI_DIR, COPY, { recursive: true });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(COPY, { recursive: true, force: true });
+});
+
+describe('runner start-up', () => {
+  it('the entry statically imports the command line only: nothing heavy, a few tens of KB', () => {
+    const g = graph();
+    expect(g.entry).toBe('harness.mjs');
+    const origins = g.startup.flatMap((c) => Object.keys(c.origins));
+    expect(origins.filter((o) => HEAVY.test(o))).toEqual([]);
+    expect(g.startupBytes).toBeLessThan(100_000);
+    // The graph is complete: the heavy pieces are in the lazy chunks.
+    const lazy = new Set(g.lazy.flatMap((c) => Object.keys(c.origins)));
+    for (const o of ['zod', 're2js', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'src/mcp']) expect(lazy.has(o), o).toBe(true);
+  });
+
+  it('a folder run without MCP servers never loads the MCP client (it runs with that chunk deleted)', { timeout: 90_000 }, async () => {
+    const mcpChunks = graph().lazy.filter((c) => '@modelcontextprotocol/sdk' in c.origins);
+    expect(mcpChunks.length).toBeGreaterThan(0);
+    for (const c of mcpChunks) rmSync(join(COPY, c.file));
+    const dir = mkdtempSync(join(tmpdir(), 'hp-startup-'));
+    writeFileSync(join(dir, 'a.txt'), 'hello\n');
+    server.setTurns([{ content: [{ type: 'tool_use', name: 'read', input: { file_path: 'a.txt' } }] }, { content: [{ type: 'text', text: 'It says hello.' }] }]);
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'hp-startup-cfg-')) };
+    const r = await runCopy(['--dir', dir, '-p', 'read a.txt', '--trust'], env);
+    expect(r.stderr).not.toMatch(/Cannot find module|ERR_MODULE_NOT_FOUND/);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('It says hello.');
+    // With a server configured, the same cut bundle fails to load the client: the chunk really is the MCP client.
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { s: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }));
+    server.setTurns([{ content: [{ type: 'text', text: 'ok' }] }]);
+    const withMcp = await runCopy(['--dir', dir, '-p', 'hi', '--trust', '--mcp-config', join(dir, '.mcp.json')], env);
+    expect(withMcp.stderr).toMatch(/mcp: server "s" not used[^\n]*(Cannot find module|ERR_MODULE_NOT_FOUND|chunk-)/);
+  });
+});
