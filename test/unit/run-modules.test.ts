@@ -15,7 +15,7 @@ const needsOf = (s: Scenario, extra: Partial<RunNeeds> = {}): RunNeeds => ({
   ...extra,
 });
 const first = builtinScenarios[0]!;
-const jsHook = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'js', name: 'guard', source: 'return {}' }] }] };
+const jsHook = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'js' as const, name: 'guard', code: 'return {}' }] }] };
 
 describe('which on-demand modules a run needs', () => {
   it('the default scenario needs neither runner in a scripted run', () => {
@@ -27,7 +27,7 @@ describe('which on-demand modules a run needs', () => {
     expect(needsJsHooks(needsOf({ ...first, settings: { ...first.settings, hooks: jsHook } } as Scenario))).toBe(true);
     const settingsFile = { '.claude/settings.json': JSON.stringify({ hooks: jsHook }, null, 2) };
     expect(needsJsHooks(needsOf(first, { files: settingsFile }))).toBe(true);
-    const agent = { '.claude/agents/a.md': '---\nname: a\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: js\n          source: return {}\n---\nbody' };
+    const agent = { '.claude/agents/a.md': '---\nname: a\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: js\n          code: return {}\n---\nbody' };
     expect(needsJsHooks(needsOf(first, { files: agent }))).toBe(true);
     expect(needsJsHooks(needsOf(first, { userSettings: { hooks: jsHook } }))).toBe(true);
   });
