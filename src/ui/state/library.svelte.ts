@@ -33,8 +33,7 @@ export class ScenarioLibrary {
    * `add` already renamed it if the built-in was known, and the built-in wins the picker either way).
    */
   setBuiltins(builtins: readonly ScenarioV1[]): void {
-    const ids = new Set(builtins.map((d) => d.id));
-    const outside = this.entries.filter((e) => e.origin !== 'builtin' && !ids.has(e.scenario.id));
+    const outside = this.entries.filter((e) => e.origin !== 'builtin' && !builtins.some((d) => d.id === e.scenario.id));
     this.entries = [...builtins.map((v1): LibraryEntry => ({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 })), ...outside];
   }
 
