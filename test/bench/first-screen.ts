@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
@@ -19,7 +19,9 @@ import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
 import { startVitePreview } from '../e2e/servers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DIST = join(ROOT, 'dist');
+// `--dist <dir>` measures another build (e.g. an older commit's, for before/after numbers).
+const distArg = process.argv.indexOf('--dist');
+const DIST = distArg > 0 ? resolve(process.argv[distArg + 1]!) : join(ROOT, 'dist');
 const RUNS = 3;
 
 /** The entry chunk and its static imports (what the browser must fetch before the first paint). */
@@ -85,7 +87,7 @@ async function main(): Promise<void> {
   const executablePath = chromiumPath();
   if (!executablePath) throw new Error('Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH.');
   const size = entrySize();
-  const server = await startVitePreview(ROOT);
+  const server = await startVitePreview(ROOT, DIST);
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
   const cold: number[] = [];
   const warm: number[] = [];
