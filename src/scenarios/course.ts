@@ -1,73 +1,17 @@
 /**
- * The course: the built-in lessons grouped by chapter in teaching order, what comes next after
- * each, and the "now try" variant of a lesson (one thing changed, everything else the same).
+ * The course over all the built-ins (the headless runner, tests): `course-lessons.ts` with the
+ * library as the default list. The page imports `course-lessons.ts` and passes the built-ins it has
+ * loaded, so its first screen does not carry the whole library.
  */
 import { builtinDocs } from './library/index.ts';
-import { CHAPTERS, type Chapter, type ScenarioV1 } from './schema-v1.ts';
+import * as lessons from './course-lessons.ts';
+import type { ScenarioV1 } from './schema-v1.ts';
 
-export type CourseLesson = ScenarioV1 & { lesson: NonNullable<ScenarioV1['lesson']> };
-
-export const CHAPTER_TITLES: Record<Chapter, string> = {
-  loop: 'The loop',
-  tools: 'Tools',
-  safety: 'Safety: permissions, hooks, trust',
-  context: 'Context: compaction and the cache',
-  'memory-sessions': 'Memory and sessions',
-  agents: 'Agents',
-  teams: 'Teams',
-  extending: 'Extending',
-};
-
-const isLesson = (d: ScenarioV1): d is CourseLesson => d.lesson !== undefined;
+export { CHAPTER_TITLES, nowTryVariant, type CourseLesson } from './course-lessons.ts';
 
 /** Every lesson in course order: by chapter, then in library order within a chapter. */
-export function courseLessons(docs: readonly ScenarioV1[] = builtinDocs): CourseLesson[] {
-  const lessons = docs.filter(isLesson);
-  return CHAPTERS.flatMap((c) => lessons.filter((l) => l.lesson.chapter === c));
-}
-
+export const courseLessons = (docs: readonly ScenarioV1[] = builtinDocs) => lessons.courseLessons(docs);
 /** The chapters that have lessons, each with its lessons, in order. */
-export function courseChapters(docs: readonly ScenarioV1[] = builtinDocs): { chapter: Chapter; title: string; lessons: CourseLesson[] }[] {
-  const all = courseLessons(docs);
-  return CHAPTERS.map((chapter) => ({ chapter, title: CHAPTER_TITLES[chapter], lessons: all.filter((l) => l.lesson.chapter === chapter) })).filter(
-    (c) => c.lessons.length > 0,
-  );
-}
-
+export const courseChapters = (docs: readonly ScenarioV1[] = builtinDocs) => lessons.courseChapters(docs);
 /** The lesson after `id` in course order, or null at the end of the course (or for a non-lesson). */
-export function nextLesson(id: string, docs: readonly ScenarioV1[] = builtinDocs): CourseLesson | null {
-  const all = courseLessons(docs);
-  const i = all.findIndex((l) => l.id === id);
-  return i < 0 ? null : (all[i + 1] ?? null);
-}
-
-const DIVERGED_NOTE =
-  '**The replay has diverged here.** Your change made a tool return something the lesson’s recording never saw, but the scripted model cannot notice: its replies from here on were written for the original run. The event list marks them, and the tool card shows *recorded* beside *actual*.';
-
-/**
- * The lesson with its "now try" change applied: the named settings keys replaced, or the script
- * replaced. The notes and questions are replaced by one note saying what changed (their positions
- * belong to the original run); the id and title say it is the variant.
- */
-export function nowTryVariant(doc: CourseLesson): ScenarioV1 {
-  const n = doc.lesson.nowTry;
-  const settings = n.settings ? { ...doc.settings, ...n.settings } : doc.settings;
-  const model = n.turns ? { kind: 'scripted' as const, turns: n.turns } : doc.model;
-  const { lesson: _lesson, ...rest } = doc;
-  void _lesson;
-  return {
-    ...rest,
-    id: `${doc.id}-now-try`,
-    title: `${doc.title} — now try`,
-    description: n.text,
-    settings,
-    model,
-    // One note, so the learner sees what changed beside the steps; and, where the change makes a
-    // tool return what the lesson's recording did not see, one at the point the replay diverges.
-    steps: [
-      { atEventType: 'run.start', nth: 1, markdown: `**Now try** — ${n.text}` },
-      { atEventType: 'replay.diverged', nth: 1, markdown: DIVERGED_NOTE },
-    ],
-    questions: [],
-  };
-}
+export const nextLesson = (id: string, docs: readonly ScenarioV1[] = builtinDocs) => lessons.nextLesson(id, docs);

@@ -3,18 +3,9 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { test as base, inject } from 'vitest';
+import { CHROMIUM_ARGS } from './browser-args.ts';
 
-/** Flags measured in TOOLCHAIN.md: headless, no GPU, and no background calls to the internet. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS };
 
 const resultsDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
 

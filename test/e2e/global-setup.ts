@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { E2E_API_KEY } from './constants.ts';
+import { chromiumPath } from './browser-args.ts';
 import { startFakeAnthropic, startVitePreview, type ServerProcess } from './servers.ts';
 
 declare module 'vitest' {
@@ -29,8 +30,7 @@ function setupError(message: string): Error {
 }
 
 function findChromium(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter((p): p is string => !!p);
-  const found = candidates.find((p) => existsSync(p));
+  const found = chromiumPath();
   if (!found) {
     throw setupError(
       'Chromium not found: install it with `sudo apt-get install -y chromium` (Debian) or set CHROMIUM_PATH',

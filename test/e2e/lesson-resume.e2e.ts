@@ -30,7 +30,8 @@ async function answerStepAndReload(page: Page): Promise<number> {
 test('a lesson cut off by a reload: answers kept, not "finished", one click from stepping on', async ({ page }) => {
   const count = await answerStepAndReload(page);
   expect(await runStatus(page)).toBe('aborted');
-  expect(await page.getByTestId('btn-step').isDisabled()).toBe(true);
+  // Step is usable at once: its first move replays the cut run (RunController.replayCut).
+  await expect.poll(() => page.getByTestId('btn-step').isEnabled()).toBe(true);
   // Not finished: the run was cut, not ended.
   expect(await page.getByTestId('lesson-end').count()).toBe(0);
   // The answered question is not asked again.
@@ -43,6 +44,17 @@ test('a lesson cut off by a reload: answers kept, not "finished", one click from
   expect(await rows(page).count()).toBe(count);
   expect(await page.getByTestId('btn-step').isEnabled()).toBe(true);
   expect(await page.getByTestId('btn-reveal').count()).toBe(0);
+  await stepOnce(page);
+});
+
+test('after a reload, the toolbar Step replays the cut run to where it was and pulls one event more', async ({ page }) => {
+  const count = await answerStepAndReload(page);
+  expect(await runStatus(page)).toBe('aborted');
+  // One click: the replay plays the same events again (answers kept), then the Step adds the next one.
+  expect(await stepOnce(page)).toBe(count + 1);
+  await waitForStatus(page, 'paused');
+  expect(await page.getByTestId('btn-reveal').count()).toBe(0);
+  expect(await page.getByTestId('btn-step-on').count()).toBe(0);
   await stepOnce(page);
 });
 

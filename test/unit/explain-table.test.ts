@@ -16,6 +16,7 @@ const skillFiles = await nodeSkillLoader()();
 import { TRANSITION_REASONS } from '../../src/scenarios/schema-v1.ts';
 import { EVENT_EXPLANATIONS } from '../../src/ui/explain/event-explanations.ts';
 import { explainEvent } from '../../src/ui/explain/explain.ts';
+import { builtins } from '../../src/ui/state/builtins.svelte.ts';
 import { GLOSSARY, GLOSSARY_TERMS } from '../../src/ui/explain/glossary.ts';
 import { parseLessonHash } from '../../src/ui/explain/lesson-link.ts';
 import { REASON_EXPLANATIONS } from '../../src/ui/explain/reason-explanations.ts';
@@ -102,7 +103,8 @@ describe('explain table', () => {
     expect(t.lesson).toBe('max-tokens-recovery');
   });
 
-  it('opens lessons only from well-formed links to lessons that exist', () => {
+  it('opens lessons only from well-formed links to lessons that exist (the page parses once the library is loaded)', async () => {
+    await builtins.load();
     expect(parseLessonHash('#lesson=fix-a-bug&step=12')).toEqual({ id: 'fix-a-bug', step: 12 });
     expect(parseLessonHash('#lesson=fix-a-bug')).toEqual({ id: 'fix-a-bug', step: null });
     expect(parseLessonHash('#lesson=no-such-lesson')).toBeNull();

@@ -3,10 +3,10 @@
  * so a broken one fails loudly in tests. `builtinDocs` are the whole documents (every prompt, the
  * lesson); `builtinScenarios` are what runs, at each document's first prompt.
  */
-import { migrateScenario, toRunnableScenario } from '../migrate.ts';
+import { toRunnableScenario } from '../migrate.ts';
+import { firstBuiltinDoc, migrateBuiltin } from './first.ts';
 import type { Scenario } from '../schema.ts';
 import type { ScenarioV1 } from '../schema-v1.ts';
-import parallelExploration from './parallel-exploration.json';
 import fixABug from './fix-a-bug.json';
 import maxTokensRecovery from './max-tokens-recovery.json';
 import flakyModel from './flaky-model.json';
@@ -62,77 +62,73 @@ import mcpInPageServer from './mcp-in-page-server.json';
 // hooks: the events a short run never meets
 import hookEventsTour from './hook-events-tour.json';
 
-function load(json: unknown): ScenarioV1 {
-  const r = migrateScenario(json);
-  if (!r.ok) throw new Error(`A built-in scenario is invalid:\n${r.errors.join('\n')}`);
-  return r.scenario;
-}
-
 export const builtinDocs: ScenarioV1[] = [
-  // the loop
-  parallelExploration,
-  fixABug,
-  maxTokensRecovery,
-  flakyModel,
-  // safety: permissions and hooks
-  denyBeatsAllow,
-  askPermission,
-  compoundCommand,
-  planMode,
-  pretoolUseHookBlocks,
-  hookRewritesCommand,
-  stopHookKeepsWorking,
-  // context: the five layers and the cache
-  budgetReduction,
-  snipWindow,
-  microcompactCacheAware,
-  contextCollapse,
-  autoCompact,
-  cacheBreakage,
-  memoryClaudeMd,
-  summaryToMemory,
-  // lessons: several prompts, notes and questions
-  lessonFollowUps,
-  // agents: skills, task graph, background work, steering
-  skillOnDemand,
-  taskGraph,
-  backgroundTests,
-  steeringMidRun,
-  // the sandbox's node and git
-  nodeProjectBug,
-  // replays: a recorded run whose tools no longer return what the recording saw
-  replayDiverges,
-  // agents: plans and subagents
-  planWithTodos,
-  delegateParallelSubagents,
-  customSubagent,
-  // agents: isolated workspaces and overlap detection
-  isolatedWorkspacesOverlap,
-  isolatedWorkspacesGit,
-  // course: continue sites, exits and tool hiding
-  emptyReply,
-  maxTurns,
-  budgetStop,
-  modelFallback,
-  toolHiding,
-  refusal,
-  promptBlocked,
-  reactiveCompact,
-  // teams
-  teamSplitTasks,
-  teamClaimRace,
-  teamPlanApproval,
-  teamShutdown,
-  teamOtherTab,
-  // extending: custom tools and golden tests
-  customToolLesson,
-  goldenHookRegression,
-  // extending
-  layeredClaudeSettings,
-  // extending: MCP servers
-  mcpInPageServer,
-  hookEventsTour,
-].map(load);
+  // the loop (the first, the default scenario, is validated on its own: first.ts)
+  firstBuiltinDoc,
+  ...[
+    fixABug,
+    maxTokensRecovery,
+    flakyModel,
+    // safety: permissions and hooks
+    denyBeatsAllow,
+    askPermission,
+    compoundCommand,
+    planMode,
+    pretoolUseHookBlocks,
+    hookRewritesCommand,
+    stopHookKeepsWorking,
+    // context: the five layers and the cache
+    budgetReduction,
+    snipWindow,
+    microcompactCacheAware,
+    contextCollapse,
+    autoCompact,
+    cacheBreakage,
+    memoryClaudeMd,
+    summaryToMemory,
+    // lessons: several prompts, notes and questions
+    lessonFollowUps,
+    // agents: skills, task graph, background work, steering
+    skillOnDemand,
+    taskGraph,
+    backgroundTests,
+    steeringMidRun,
+    // the sandbox's node and git
+    nodeProjectBug,
+    // replays: a recorded run whose tools no longer return what the recording saw
+    replayDiverges,
+    // agents: plans and subagents
+    planWithTodos,
+    delegateParallelSubagents,
+    customSubagent,
+    // agents: isolated workspaces and overlap detection
+    isolatedWorkspacesOverlap,
+    isolatedWorkspacesGit,
+    // course: continue sites, exits and tool hiding
+    emptyReply,
+    maxTurns,
+    budgetStop,
+    modelFallback,
+    toolHiding,
+    refusal,
+    promptBlocked,
+    reactiveCompact,
+    // teams
+    teamSplitTasks,
+    teamClaimRace,
+    teamPlanApproval,
+    teamShutdown,
+    teamOtherTab,
+    // extending: custom tools and golden tests
+    customToolLesson,
+    goldenHookRegression,
+    // extending
+    layeredClaudeSettings,
+    // extending: MCP servers
+    mcpInPageServer,
+    hookEventsTour,
+  ].map(migrateBuiltin),
+];
 
 export const builtinScenarios: Scenario[] = builtinDocs.map((d) => toRunnableScenario(d, 0));
 

@@ -3,7 +3,8 @@
  * `ProgressStore`), whether the guided start was seen (localStorage), and the bookkeeping that
  * records an answer or a finished lesson as it happens.
  */
-import { courseLessons, type CourseLesson } from '../../scenarios/course.ts';
+import { courseLessons, type CourseLesson } from '../../scenarios/course-lessons.ts';
+import { builtins } from './builtins.svelte.ts';
 import { withAnswer, withCompleted, type LessonProgress, type ProgressStore } from '../../storage/progress.ts';
 
 const WELCOMED_KEY = 'hp.welcomed';
@@ -11,7 +12,8 @@ const WELCOMED_KEY = 'hp.welcomed';
 const isoNow = () => new Date(Date.now()).toISOString();
 
 export class Course {
-  readonly lessons: CourseLesson[] = courseLessons();
+  /** The lessons of the built-ins loaded so far (all of them once `builtins.load()` is done). */
+  readonly lessons: CourseLesson[] = $derived(courseLessons(builtins.docs));
   progress = $state.raw<Record<string, LessonProgress>>({});
   /** The guided start is showing. */
   guide = $state(false);

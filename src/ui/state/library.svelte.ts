@@ -27,6 +27,16 @@ export class ScenarioLibrary {
     this.entries = builtins.map((v1) => ({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 }));
   }
 
+  /**
+   * The whole library has loaded (`builtins.svelte.ts`): its built-ins replace the ones given so far,
+   * in library order; outside scenarios stay after them (an outside one that took a built-in's id keeps it:
+   * `add` already renamed it if the built-in was known, and the built-in wins the picker either way).
+   */
+  setBuiltins(builtins: readonly ScenarioV1[]): void {
+    const outside = this.entries.filter((e) => e.origin !== 'builtin' && !builtins.some((d) => d.id === e.scenario.id));
+    this.entries = [...builtins.map((v1): LibraryEntry => ({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 })), ...outside];
+  }
+
   find(id: string): LibraryEntry | undefined {
     return this.entries.find((e) => e.scenario.id === id);
   }

@@ -37,6 +37,7 @@ import { bareLiveClient, bootScenarioSandbox } from './run-sandbox.ts';
 import { editBlockOf, userChangeEvent } from './workbench-edits.ts';
 import { errorText, statusFor, WORKDIR, type DriveMode, type FilesAt, type RunWrapper, type StartOptions, type StopWhen } from './run-types.ts';
 import { mcpSession } from '../mcp/mcp-session.svelte.ts';
+import { frameRunnerModule, needsJsHooks, needsToolRunner, pageToolModule, prefetchRunModules, type RunNeeds } from './run-modules.ts';
 
 // The public names of this module stay here: components import them from the controller.
 export type { RunStatus, SandboxInfo, FilesAt, StopWhen, RunWrapper } from './run-types.ts';
@@ -97,8 +98,26 @@ export class RunController extends RunPuller {
     this.teamTabs = null;
   }
 
+  /**
+   * Set by the page when the restored session is a run a reload cut off and its replay is
+   * deterministic (a built-in script): plays it again to where it was cut and pauses there. While
+   * set, Step and Run start with it, so a returning visitor is one click from stepping on.
+   */
+  replayCut = $state.raw<(() => Promise<void>) | null>(null);
+  /** The cut run can be replayed now (the restored log shows "aborted"). */
+  private get cutReplayable(): boolean {
+    return !!this.replayCut && this.status === 'aborted' && this.cursor === null && !this.busy && !this.restoring && !this.trust.blocking;
+  }
+  /** Replays the cut run (once) before a Step or Run continues from where it was. */
+  private async replayTheCut(): Promise<void> {
+    const replay = this.replayCut;
+    this.replayCut = null;
+    await replay?.();
+  }
+
   // Getters, not $derived: they read `trust`, which the constructor sets after field initialisers run.
   get canStep(): boolean {
+    if (this.cutReplayable) return true;
     if (this.cursor !== null) return !this.busy;
     if (this.hold(this.events.length)) return false;
     return !this.busy && !this.readOnly && !this.restoring && !this.trust.blocking && (this.status === 'idle' || this.status === 'paused');
@@ -243,18 +262,27 @@ export class RunController extends RunPuller {
   }
 
   /** Pull exactly one event. Starts the run first when there is none. */
-  step(): Promise<void> {
+  async step(): Promise<void> {
+    // After a reload cut the run: play it again to where it was, then this Step pulls the next event.
+    if (this.cutReplayable) {
+      await this.replayTheCut();
+      if (this.status !== 'paused') return;
+    }
     // Stepped back: step forward through what is already in the log before pulling anything new.
     if (this.cursor !== null) {
       this.cursor = this.cursor + 1 >= this.events.length ? null : this.cursor + 1;
-      return Promise.resolve();
+      return;
     }
     return this.drive('step');
   }
 
   /** Pull until the run ends or `pause()` is called (or, with `stopWhen`, an event it matches). */
-  run(stopWhen?: StopWhen): Promise<void> {
-    if (this.busy) return Promise.resolve();
+  async run(stopWhen?: StopWhen): Promise<void> {
+    if (this.cutReplayable) {
+      await this.replayTheCut();
+      if (this.status !== 'paused') return;
+    }
+    if (this.busy) return;
     this.cursor = null;
     this.stopWhen = stopWhen ?? null;
     return this.drive('run');
@@ -309,6 +337,8 @@ export class RunController extends RunPuller {
   async reset(scenario?: Scenario, opts: { origin?: ScenarioOrigin; keepTrust?: boolean; document?: unknown } = {}): Promise<void> {
     this.onReset?.();
     this.epoch++;
+    // A new run (or the replay of the cut one, which starts with a reset): nothing cut is left to replay.
+    this.replayCut = null;
     this.abort?.abort();
     this.prompts.cancel('the run was reset');
     this.readOnly = false;
@@ -374,8 +404,16 @@ export class RunController extends RunPuller {
     return this.sandboxReady ?? Promise.resolve(null);
   }
 
+  /** What decides which on-demand modules a run of the current scenario needs. */
+  private runNeeds(live: boolean): RunNeeds {
+    const s = this.scenario;
+    return { settings: s.settings, files: s.files, userSettings: this.userSettings, live, customTools: s.settings.customTools?.length ?? 0 };
+  }
+
   private bootSandbox(): void {
     const epoch = this.epoch;
+    // While the sandbox boots, the runners this scenario needs load at idle time: the first Step finds them ready.
+    prefetchRunModules(this.runNeeds(this.settings.live || this.takenOver));
     this.sandboxReady = bootScenarioSandbox(this.scenario, () => this.trust.status === 'builtin')
       .then(({ sandbox, info }) => {
         if (epoch !== this.epoch) {
@@ -441,13 +479,14 @@ export class RunController extends RunPuller {
       this.notice = 'This untrusted scenario would add its own system prompt or CLAUDE.md to what is sent with your key: choose at the top of the page whether to send them.';
       return false;
     }
-    if (!this.jsRunner) {
+    // The hook and tool runners load on demand, and only for a scenario that can use them (run-modules.ts).
+    const needs = this.runNeeds(live);
+    if (!this.jsRunner && needsJsHooks(needs)) {
       // JS hooks run in the opaque-origin user-code sandbox, never with the app's own origin.
-      const { createFrameJsHookRunner } = await import('../../hooks-runtime/frame-runner.ts');
-      this.jsRunner = createFrameJsHookRunner();
+      this.jsRunner = (await frameRunnerModule()).createFrameJsHookRunner();
     }
     // Custom JS tools run in the same kind of sandbox (see src/ui/tools/page-tool-runner.ts).
-    this.toolRunner ??= await (await import('../tools/page-tool-runner.ts')).pageToolRunner();
+    if (!this.toolRunner && needsToolRunner(needs)) this.toolRunner = await (await pageToolModule()).pageToolRunner();
     const abort = new AbortController();
     if (this.seenToRestore) {
       await learnReadsOf(this.seenToRestore, sandbox, this.files);
@@ -475,12 +514,12 @@ export class RunController extends RunPuller {
       ...(this.modeOverride ? { mode: this.modeOverride } : {}),
       askPermission: this.prompts.ask,
       sessionGrants: this.grants,
-      jsRunner: this.jsRunner,
+      ...(this.jsRunner ? { jsRunner: this.jsRunner } : {}),
       // http hooks: only origins the user allowed in Settings → Hook endpoints (page-http-hook-client.ts).
       httpHookClient: this.httpHooks,
       // Background hooks belong to the session: one that ends after a run reports at the next prompt.
       asyncHooks: this.asyncHooks,
-      toolRunner: this.toolRunner,
+      ...(this.toolRunner ? { toolRunner: this.toolRunner } : {}),
       memoryStore: browserMemoryStore(),
       ...memoryContext(this.scenario, this.document, this.trust.documentHash, opts.prompt, this.sessionIdOf),
       // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).

@@ -1,0 +1,64 @@
+/**
+ * The run's modules that load on demand (the first screen does not carry them): the frame JS hook
+ * runner and the page tool runner. A run only awaits the ones its scenario uses, and the page
+ * starts loading those at idle time after the first paint, so the first Step does not wait for
+ * chunks to download and parse.
+ */
+
+type FrameRunnerModule = typeof import('../../hooks-runtime/frame-runner.ts');
+type PageToolModule = typeof import('../tools/page-tool-runner.ts');
+
+let frameRunner: Promise<FrameRunnerModule> | null = null;
+let pageTools: Promise<PageToolModule> | null = null;
+
+/** The JS hook runner's module, loaded once per page. */
+export function frameRunnerModule(): Promise<FrameRunnerModule> {
+  return (frameRunner ??= import('../../hooks-runtime/frame-runner.ts'));
+}
+/** The custom-tool runner's module, loaded once per page. */
+export function pageToolModule(): Promise<PageToolModule> {
+  return (pageTools ??= import('../tools/page-tool-runner.ts'));
+}
+
+/**
+ * A `type: js` hook anywhere in what the run reads: settings objects, `.claude/settings.json` text
+ * (JSON inside a JSON string, so quotes may be escaped) or an agent's YAML frontmatter.
+ */
+const JS_HOOK = /\btype\\?["']?\s*:\s*\\?["']?js\b/;
+
+/** What decides which modules a run needs: the scenario's settings and files, the user scope, live or not. */
+export interface RunNeeds {
+  /** The scenario's harness settings (hooks, custom tools). */
+  settings: unknown;
+  /** The scenario's files (a project `.claude/settings.json` can bring hooks). */
+  files: unknown;
+  /** The imported user scope, if any. */
+  userSettings?: unknown;
+  /** A live run: tools saved in the Tools tab during it join its next request, so it always needs the tool runner. */
+  live: boolean;
+  /** Number of custom tools the scenario defines. */
+  customTools: number;
+}
+
+/** Whether a run could fire a JS hook (false only when nothing it reads mentions one). */
+export function needsJsHooks(n: RunNeeds): boolean {
+  return JS_HOOK.test(JSON.stringify([n.settings, n.files, n.userSettings ?? null]));
+}
+/** Whether a run could call a custom JS tool. */
+export function needsToolRunner(n: RunNeeds): boolean {
+  return n.live || n.customTools > 0;
+}
+
+/**
+ * Start loading what a run of this scenario will need, when the browser is idle (after the first
+ * paint), so the first Step finds it ready. Loading is idempotent: the run awaits the same promises.
+ */
+export function prefetchRunModules(n: RunNeeds): void {
+  const go = () => {
+    if (needsJsHooks(n)) void frameRunnerModule();
+    if (needsToolRunner(n)) void pageToolModule();
+  };
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
+  if (idle) idle(go, { timeout: 2000 });
+  else setTimeout(go, 0);
+}

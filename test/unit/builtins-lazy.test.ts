@@ -1,0 +1,35 @@
+/**
+ * The first screen carries the default scenario only (`library/first.ts`); the rest of the library
+ * loads on demand (`ui/state/builtins.svelte.ts`) and fills the picker, keeping outside scenarios.
+ */
+import { describe, expect, it } from 'vitest';
+import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
+import { builtinDocs } from '../../src/scenarios/library/index.ts';
+import { builtins } from '../../src/ui/state/builtins.svelte.ts';
+import { ScenarioLibrary } from '../../src/ui/state/library.svelte.ts';
+import { courseLessons } from '../../src/scenarios/course-lessons.ts';
+import { courseLessons as allCourseLessons } from '../../src/scenarios/course.ts';
+
+describe('the built-ins load after the first screen', () => {
+  it('the default scenario is the library’s first, validated on its own', () => {
+    expect(builtinDocs[0]).toBe(firstBuiltinDoc);
+  });
+
+  it('before load() only the default scenario is known; after it, every built-in in library order', async () => {
+    expect(builtins.loaded).toBe(false);
+    expect(builtins.docs).toEqual([firstBuiltinDoc]);
+    await builtins.load();
+    expect(builtins.loaded).toBe(true);
+    expect(builtins.error).toBeNull();
+    expect(builtins.docs.map((d) => d.id)).toEqual(builtinDocs.map((d) => d.id));
+    expect(courseLessons(builtins.docs).map((l) => l.id)).toEqual(allCourseLessons().map((l) => l.id));
+  });
+
+  it('setBuiltins fills the picker and keeps a scenario opened from a link after the built-ins', () => {
+    const library = new ScenarioLibrary([firstBuiltinDoc]);
+    const outside = library.add({ ...builtinDocs[1]!, id: 'from-a-link', title: 'From a link' }, 'link');
+    library.setBuiltins(builtinDocs);
+    expect(library.entries.map((e) => e.scenario.id)).toEqual([...builtinDocs.map((d) => d.id), outside.scenario.id]);
+    expect(library.find('from-a-link')?.origin).toBe('link');
+  });
+});
