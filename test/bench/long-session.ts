@@ -58,6 +58,8 @@ export type LongStats = {
   creation: number;
   uncached: number;
   peak: number;
+  /** Cache read share of the first request after each history rewrite (collapse, compaction, trim, summary). */
+  afterRewrite: number[];
 };
 
 export const costOf = (s: LongStats) => s.uncached + 1.25 * s.creation + 0.1 * s.read;
@@ -68,10 +70,10 @@ class Account {
   private sim: CacheSimState = emptyCacheSim();
   private prev: ModelRequest | null = null;
   constructor(name: string) {
-    this.s = { name, requests: 0, rejected: 0, summaries: 0, shared: 0, sent: 0, read: 0, creation: 0, uncached: 0, peak: 0 };
+    this.s = { name, requests: 0, rejected: 0, summaries: 0, shared: 0, sent: 0, read: 0, creation: 0, uncached: 0, peak: 0, afterRewrite: [] };
   }
   /** Returns the simulated usage, or null when the API would refuse the prompt as too long. */
-  send(request: ModelRequest, opts: { summary?: boolean } = {}) {
+  send(request: ModelRequest, opts: { summary?: boolean; afterRewrite?: boolean } = {}) {
     const total = requestTokens(request).total;
     if (total > LONG_WINDOW) {
       this.s.rejected++;
@@ -89,6 +91,7 @@ class Account {
     s.read += usage.cache_read_input_tokens;
     s.creation += usage.cache_creation_input_tokens;
     s.uncached += usage.input_tokens;
+    if (opts.afterRewrite) s.afterRewrite.push(usage.cache_read_input_tokens / Math.max(1, total));
     return usage;
   }
 }
@@ -147,7 +150,7 @@ export async function runOnRejection(script: Message[][]): Promise<LongStats> {
       const old = history.slice(0, history.length - keep);
       history = [{ role: 'user', content: [{ type: 'text', text: summaryMessageText(await summaryOf(old), old.length) }] }, ...history.slice(history.length - keep)];
       // The kept tail starts with an assistant message after the summary: roles alternate.
-      acc.send(request(history));
+      acc.send(request(history), { afterRewrite: true });
     }
     lastSent = history;
     history = [...history, ...ex];
@@ -161,12 +164,14 @@ export async function runThreshold(script: Message[][], fraction = 0.67): Promis
   let history: Message[] = [FIRST];
   let lastSent: Message[] = history;
   for (const ex of script) {
+    let rewrote = false;
     if (requestTokens(request(history)).total >= fraction * LONG_WINDOW && history.length > 3) {
       acc.send(summaryRequest(lastSent), { summary: true });
       const old = history.slice(0, -2);
       history = [{ role: 'user', content: [{ type: 'text', text: summaryMessageText(await summaryOf(old), old.length) }] }, ...history.slice(-2)];
+      rewrote = true;
     }
-    acc.send(request(history));
+    acc.send(request(history), { afterRewrite: rewrote });
     lastSent = history;
     history = [...history, ...ex];
   }
@@ -189,17 +194,19 @@ export async function runOurs(script: Message[][], name = 'ours (pipeline defaul
     now += 20_000;
     const gen = prepareContext({ messages: truth, system, tools, model: MODEL, state, settings: { ...settings, windowTokens: LONG_WINDOW }, summarize, now });
     let step = await gen.next();
+    let rewrote = false;
     while (!step.done) {
       const e = step.value;
       if (e.type === 'compaction.layer' && e.fired) {
         const n = e.layer === 'collapse' ? e.changes.filter((c) => c.kind === 'range_collapsed' && c.isNew).length : 1;
         if (n > 0) fired[e.layer] = (fired[e.layer] ?? 0) + n;
+        if (n > 0 && (e.layer === 'collapse' || e.layer === 'auto_compact' || e.committed)) rewrote = true;
       }
       step = await gen.next();
     }
     const result = step.value;
     const req: ModelRequest = { model: MODEL, max_tokens: 4096, ...result.request };
-    const usage = acc.send(req) ?? { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    const usage = acc.send(req, { afterRewrite: rewrote }) ?? { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
     state = recordCacheUsage(result.nextState, usage).state;
     lastSent = req.messages;
     truth = [...(result.committed ?? truth), ...ex];
@@ -221,14 +228,17 @@ async function main() {
   const { rows, outputChars, turns } = await longSessionRows();
   console.log(`Long session: ${turns} turns, ${(outputChars / 1e6).toFixed(2)} MB of tool output, window ${LONG_WINDOW.toLocaleString('en-US')} tokens\n`);
   const ours = costOf(rows[rows.length - 1]!);
-  console.log(`${'strategy'.padEnd(34)} ${pad('cost-wtd input', 15)} ${pad('× ours', 7)} ${pad('prefix reuse', 13)} ${pad('cache read', 11)} ${pad('peak ctx', 9)} ${pad('rejected', 9)} ${pad('summaries', 10)}  layers fired`);
+  console.log(`${'strategy'.padEnd(34)} ${pad('cost-wtd input', 15)} ${pad('× ours', 7)} ${pad('prefix reuse', 13)} ${pad('cache read', 11)} ${pad('after rewrite', 14)} ${pad('peak ctx', 9)} ${pad('rejected', 9)} ${pad('summaries', 10)}  layers fired`);
   for (const s of rows) {
     const fired = s.fired ? Object.entries(s.fired).map(([k, v]) => `${k} ${v}`).join(', ') : '';
     console.log(
-      `${s.name.padEnd(34)} ${pad(Math.round(costOf(s)).toLocaleString('en-US'), 15)} ${pad((costOf(s) / ours).toFixed(2), 7)} ${pad(pct(s.shared / Math.max(1, s.sent)), 13)} ${pad(pct(s.read / Math.max(1, s.read + s.creation + s.uncached)), 11)} ${pad(s.peak, 9)} ${pad(s.rejected, 9)} ${pad(s.summaries, 10)}  ${fired}`,
+      `${s.name.padEnd(34)} ${pad(Math.round(costOf(s)).toLocaleString('en-US'), 15)} ${pad((costOf(s) / ours).toFixed(2), 7)} ${pad(pct(s.shared / Math.max(1, s.sent)), 13)} ${pad(pct(s.read / Math.max(1, s.read + s.creation + s.uncached)), 11)} ${pad(s.afterRewrite.length ? pct(s.afterRewrite.reduce((a, b) => a + b, 0) / s.afterRewrite.length) : '–', 14)} ${pad(s.peak, 9)} ${pad(s.rejected, 9)} ${pad(s.summaries, 10)}  ${fired}`,
     );
   }
   console.log('\ncost-wtd input = uncached + 1.25 × cache writes + 0.1 × cache reads (summary calls included);');
+  console.log('after rewrite = mean cache-read share of the first request after each rewrite (ours: per rewrite below);');
+  const oursRow = rows[rows.length - 1]!;
+  console.log(`  ours, each rewrite: ${oursRow.afterRewrite.map((x) => pct(x)).join(', ')}`);
   console.log('"never compact" stops being billed once its prompts are rejected: its cost is not comparable.');
 }
 

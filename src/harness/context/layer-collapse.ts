@@ -23,8 +23,11 @@ import type { CollapseEntry } from './state.ts';
 import { READ_PRICE, WRITE_PRICE } from './layer-microcompact.ts';
 import { messagesTokens } from './tokens.ts';
 
+/** How a collapse summary block starts (the pipeline finds the newest one by it, for the region breakpoint). */
+export const collapsedHeader = (from: number, to: number) => `[collapsed messages ${from}–${to}:`;
+
 function summaryBlock(e: CollapseEntry): string {
-  return `[collapsed messages ${e.from}–${e.to}: a summary stands in for them; the full messages are kept outside this request]\n${e.summary}`;
+  return `${collapsedHeader(e.from, e.to)} a summary stands in for them; the full messages are kept outside this request]\n${e.summary}`;
 }
 
 /** Entries that still fit the history: aligned on exchanges, anchored, not overlapping, sorted. */

@@ -105,6 +105,12 @@ export const contextSettingsSchema = z.object({
       previousTurnBreakpoint: z.boolean().default(true),
       /** Mark the block before the oldest result microcompact could trim, so a trim re-reads the prefix before it. */
       anchorBreakpoint: z.boolean().default(true),
+      /**
+       * On the first request after a collapse or compaction rewrite, mark the end of the rewritten
+       * region (the newest summary block): the next rewrite leaves everything up to it unchanged,
+       * so that request reads it back instead of writing it again.
+       */
+      regionBreakpoint: z.boolean().default(true),
       /** Send tools sorted by name so their order never depends on how the list was assembled. */
       sortTools: z.boolean().default(true),
     })
