@@ -47,11 +47,11 @@ export function validCollapses(messages: readonly Message[], entries: readonly C
   return out;
 }
 
-export function makeEntry(messages: readonly Message[], from: number, to: number): CollapseEntry {
+export function makeEntry(messages: readonly Message[], from: number, to: number, findings = true): CollapseEntry {
   return {
     from,
     to,
-    summary: summarizeRange(messages, from, to),
+    summary: summarizeRange(messages, from, to, { findings }),
     anchor: fingerprint(messages[from]),
     tokens: messagesTokens(messages.slice(from, to + 1)),
   };
@@ -124,7 +124,7 @@ export function collapseLayer(input: LayerInput): LayerOutput {
   const dropped = state.collapses.length - entries.length;
   const fresh = new Set<CollapseEntry>();
   const add = (from: number, to: number) => {
-    const e = makeEntry(messages, from, to);
+    const e = makeEntry(messages, from, to, c.findings);
     const merged = validCollapses(messages, [...entries, e]);
     if (merged.includes(e)) {
       entries = merged;

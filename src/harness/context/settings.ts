@@ -83,6 +83,8 @@ export const contextSettingsSchema = z.object({
        */
       economyFrom: fraction.default(0.35),
       paybackCalls: z.number().min(0).default(5),
+      /** Summaries carry the findings of the collapsed outputs (values, locations, errors, decisions), not only the actions. */
+      findings: z.boolean().default(true),
       /**
        * Ranges to collapse always, by message index in the stored history (a scenario can author
        * them). `from` must be an assistant message and `to` a user message.
