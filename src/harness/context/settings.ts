@@ -42,7 +42,7 @@ export const contextSettingsSchema = z.object({
     .object({
       enabled: z.boolean().default(true),
       /** Tool results kept verbatim, counted from the newest. */
-      keepRecent: z.number().int().min(0).default(8),
+      keepRecent: z.number().int().min(0).default(3),
       /** Results shorter than this are left alone: the reference would save almost nothing. */
       minChars: z.number().int().min(0).default(1_000),
       /** Queue trims and apply them only when the prompt cache is already broken (seed 002 §3.4). */
@@ -75,7 +75,7 @@ export const contextSettingsSchema = z.object({
       /** Collapse older exchanges when the projected request reaches this fraction of the context window (tokens). */
       threshold: fraction.default(0.7),
       /** Exchanges left uncollapsed, counted from the newest. */
-      keepRecentExchanges: z.number().int().min(1).default(6),
+      keepRecentExchanges: z.number().int().min(1).default(3),
       /**
        * Above this fraction of the window (and under `threshold`), collapse also when it pays for
        * itself within `paybackCalls` calls: tokens removed × 0.1 × calls ≥ tokens re-written × 1.15.
