@@ -200,7 +200,8 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(args.mode ? { mode: args.mode } : {}),
       skillFiles: await nodeSkillLoader()(),
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
-      ...(live ? { agentTools: ALL_AGENT_FEATURES } : {}),
+      // …and keeps the rarely used ones deferred behind tool_search (schemas sent once loaded).
+      ...(live ? { agentTools: ALL_AGENT_FEATURES, deferTools: true } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
       toolRunner: createNodeToolRunner(),
       // JS hooks run as in `golden`: a vm context in a worker thread (src/hooks-runtime/node-runner.ts).

@@ -7,6 +7,7 @@
 export { agentLoop } from './loop/agent-loop.ts';
 export type { LoopInput, LoopDeps, LoopBudgets, RunResult } from './loop/types.ts';
 export { DEFAULT_BUDGETS } from './loop/types.ts';
+export { deferredToolNames, DEFAULT_DEFERRED_TOOLS } from './loop/deferred-tools.ts';
 export * from './messages.ts';
 export * from './ports.ts';
 export * from './trace.ts';

@@ -81,12 +81,16 @@ type EventBody =
       /**
        * The tool pool changed while the run worked (a custom tool saved, edited or deleted): the
        * next request carries `visible`. `hidden`: added tools a bare deny keeps from the model.
+       * `loaded`: deferred tools whose schemas now join the list (appended at its end), and `why`
+       * (the `tool_search` call that asked for them).
        */
       type: 'tools.changed';
       added: string[];
       removed: string[];
       changed: string[];
       hidden?: { name: string; rule: string }[];
+      loaded?: string[];
+      why?: string;
       visible: string[];
     }
   | {

@@ -30,7 +30,8 @@ import { loadCommands } from '../harness/commands/index.ts';
 import { documentKey } from '../harness/trust/index.ts';
 import { memoryStoreForRun, type RunDocument } from './memory-policy.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
-import { deterministicSummarizer } from '../harness/context/index.ts';
+import { deterministicSummarizer, parseContextSettings } from '../harness/context/index.ts';
+import { deferredToolNames } from '../harness/index.ts';
 import type { ContextState } from '../harness/context/index.ts';
 import type { ContextSettingsInput } from '../harness/context/index.ts';
 import { harnessSettingsOf, type Scenario } from '../scenarios/schema.ts';
@@ -121,6 +122,8 @@ export type PrepareOptions = {
   memoryStore?: MemoryStore;
   /** Ask the model for an exact input count before each call (live runs: `count_tokens`). */
   countTokens?: boolean;
+  /** Keep rarely used tools deferred behind `tool_search` (live runs pass true); default the scenario's `deferTools`. */
+  deferTools?: boolean;
   /**
    * Settings scopes besides the scenario's (a folder's `.claude/settings.json` as `project`,
    * `settings.local.json` as `local`), merged with it; trust applies to them as to the scenario.
@@ -302,6 +305,9 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       : {}),
   });
 
+  // Deferred tools: names only until the model loads them (one cache break per load, never a reorder).
+  const contextSettings = opts.context || scenario.settings.context ? ({ ...scenario.settings.context, ...opts.context } as ContextSettingsInput) : undefined;
+  const deferTools = (opts.deferTools ?? scenario.settings.deferTools) ? deferredToolNames(tools, parseContextSettings(contextSettings).windowTokens) : [];
   const input: LoopInput = {
     // A resumed history can end with the user's side (an interrupted turn closed with results):
     // the prompt joins that message so roles keep alternating.
@@ -312,6 +318,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
     system: opts.documentContext === 'drop' ? DEFAULT_SYSTEM_PROMPT : (scenario.settings.system ?? DEFAULT_SYSTEM_PROMPT),
     tools,
     ...(opts.liveCustomTools ? { toolPool: livePool(tools, custom, TODO_TOOL_NAME) } : {}),
+    ...(deferTools.length > 0 ? { deferTools } : {}),
     model: modelId,
     maxTokens: scenario.settings.maxTokens,
     maxTurns: scenario.settings.maxTurns,

@@ -35,6 +35,11 @@ export const scenarioSettingsSchema = z
     sandbox: z.enum(['auto', 'just-bash', 'webcontainer']).default('just-bash'),
     /** The context pipeline: window, auto-compact threshold, each layer's switches. */
     context: contextSettingsSchema.partial().optional(),
+    /**
+     * Keep rarely used tools deferred behind `tool_search` (schemas sent once loaded; see
+     * `harness/loop/deferred-tools.ts`). Live runs defer by default; a scripted scenario opts in.
+     */
+    deferTools: z.boolean().optional(),
     // Claude Code's settings.json keys (and seed 003's YAML tiers). Anything here that can act —
     // hooks, allow rules, permissive modes — applies only once the scenario is trusted.
     permissions: permissionsSettingsSchema.optional(),

@@ -25,7 +25,7 @@ const system: TextBlock[] = [{ type: 'text', text: SYSTEM }];
 const GAPS = new Set([90, 170]);
 
 /** The session's exchanges, generated once so both strategies see the same work. */
-function sessionExchanges(): Message[][] {
+export function sessionExchanges(): Message[][] {
   const r = rng(2026);
   return Array.from({ length: TURNS }, (_, i) => {
     const calls = int(r, 1, 2);
@@ -35,7 +35,7 @@ function sessionExchanges(): Message[][] {
   });
 }
 
-type Stats = {
+export type Stats = {
   name: string;
   calls: number;
   shared: number;
@@ -64,7 +64,7 @@ function account(s: Stats, prev: ModelRequest | null, request: ModelRequest, sim
   return { usage, next };
 }
 
-async function runPipeline(name: string, settings: ContextSettingsInput, exchanges: Message[][]): Promise<Stats> {
+export async function runPipeline(name: string, settings: ContextSettingsInput, exchanges: Message[][]): Promise<Stats> {
   const s = newStats(name);
   let truth: Message[] = [{ role: 'user', content: 'Refactor the payment module and keep the tests green.' }];
   let state: ContextState = emptyContextState();
@@ -192,4 +192,4 @@ async function main() {
   await overhead();
 }
 
-void main();
+if (import.meta.url === `file://${process.argv[1]}`) void main();

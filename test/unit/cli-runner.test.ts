@@ -158,6 +158,12 @@ describe('headless runner: --dir and --write-back', () => {
     const posts = server.requests.slice(before).filter((q) => q.method === 'POST');
     const first = JSON.stringify(posts[0]!.body);
     expect(first).toContain('Always use tabs.');
+    // A folder run is live: the rarely used agent tools wait behind tool_search (issue 23 §1).
+    const tools = (posts[0]!.body as { tools: { name: string; description: string }[] }).tools;
+    expect(tools.map((t) => t.name)).toContain('tool_search');
+    expect(tools.map((t) => t.name)).not.toContain('agent');
+    expect(tools.map((t) => t.name)).not.toContain('todo_write');
+    for (const n of ['agent', 'todo_write', 'bash_output', 'task_create']) expect(tools.find((t) => t.name === 'tool_search')!.description).toContain(n);
     const msgs = (posts[1]!.body as { messages: { content: { type: string; content?: string }[] }[] }).messages;
     const ls = msgs.at(-1)!.content.find((b) => b.type === 'tool_result')!.content!;
     expect(ls.split('\n')).toEqual(['.', '..', '.claude', '.git', 'CLAUDE.md', 'a.txt', 'gone.txt', 'original']);

@@ -82,7 +82,7 @@ describe('cacheBreakDiff', () => {
 
   it('a microcompact trim in the pipeline shows as the message it changed', async () => {
     const twelve = history('task', Array.from({ length: 12 }, () => [2_000]));
-    const settings = { windowTokens: 10_000_000, microcompact: { cacheAware: false } };
+    const settings = { windowTokens: 10_000_000, microcompact: { cacheAware: false, keepRecent: 8 } };
     const a = await drain(prepareContext({ messages: twelve.slice(0, -2), system, tools, state: emptyContextState(), settings }));
     const b = await drain(prepareContext({ messages: twelve, system, tools, state: a.result.nextState, settings }));
     const d = cacheBreakDiff(a.result.request, b.result.request);

@@ -153,14 +153,18 @@ export function cacheBreakDiff(prev: PrefixRequest, request: PrefixRequest): Cac
     return { part: 'model', detail: `the model changed from ${prev.model} to ${request.model}`, before: prev.model ?? '', after: request.model ?? '', sharedPrefixTokens: 0 };
   }
   const first = a[k]!;
-  if (first.part === 'tools') {
-    const before = (prev.tools ?? []).map((t) => t.name);
-    const after = (request.tools ?? []).map((t) => t.name);
+  const before = (prev.tools ?? []).map((t) => t.name);
+  const after = (request.tools ?? []).map((t) => t.name);
+  // Tools appended after an unchanged list (a deferred tool loaded): the old tools are still read, the break is where the list grew.
+  const appended = after.length > before.length && before.every((n, i) => after[i] === n) && first.part !== 'messages';
+  if (first.part === 'tools' || appended) {
     const sameNames = before.join(',') === after.join(',');
     const name = before[first.index] ?? '?';
     return {
       part: 'tools',
-      detail: sameNames ? `the definition of tool "${name}" changed` : `the tool list changed (${before.join(', ')} → ${after.join(', ')})`,
+      detail: appended
+        ? `tools appended at the end of the list (${after.slice(before.length).join(', ')}): the earlier tools still read from the cache`
+        : sameNames ? `the definition of tool "${name}" changed` : `the tool list changed (${before.join(', ')} → ${after.join(', ')})`,
       before: before.join(', '),
       after: after.join(', '),
       sharedPrefixTokens,

@@ -7,6 +7,7 @@
 import type { Message, ToolResultBlock, ToolUseBlock } from '../messages.ts';
 import { blocksOf } from '../messages.ts';
 import { toolResultText } from './tokens.ts';
+import { findingsOfRange } from './findings.ts';
 
 const MAX_LINES = 40;
 
@@ -44,8 +45,18 @@ export function describeCall(use: ToolUseBlock, result: ToolResultBlock | undefi
   }
 }
 
-/** Summary of messages `from..to` (inclusive). */
-export function summarizeRange(messages: readonly Message[], from: number, to: number): string {
+/** Where a finding came from: the call's short label (`read src/a.ts`). */
+function callLabel(use: ToolUseBlock | undefined): string {
+  if (!use) return 'a tool';
+  const target = str(use.input, 'file_path') ?? str(use.input, 'path') ?? str(use.input, 'command') ?? str(use.input, 'pattern');
+  return target ? `${use.name} ${clip(target, 60)}` : use.name;
+}
+
+/**
+ * Summary of messages `from..to` (inclusive): one line per action, then (with `findings`, the
+ * default) the findings of the outputs — values, locations, errors, decisions (`findings.ts`).
+ */
+export function summarizeRange(messages: readonly Message[], from: number, to: number, opts: { findings?: boolean } = {}): string {
   const results = new Map<string, ToolResultBlock>();
   for (let i = from; i <= to; i++) {
     const m = messages[i]!;
@@ -63,5 +74,6 @@ export function summarizeRange(messages: readonly Message[], from: number, to: n
   }
   const shown = lines.slice(0, MAX_LINES);
   if (lines.length > MAX_LINES) shown.push(`- … and ${lines.length - MAX_LINES} more`);
-  return shown.join('\n');
+  const findings = opts.findings === false ? [] : findingsOfRange(messages, from, to, callLabel);
+  return findings.length > 0 ? `${shown.join('\n')}\nFindings:\n${findings.join('\n')}` : shown.join('\n');
 }

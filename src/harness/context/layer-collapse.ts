@@ -23,8 +23,11 @@ import type { CollapseEntry } from './state.ts';
 import { READ_PRICE, WRITE_PRICE } from './layer-microcompact.ts';
 import { messagesTokens } from './tokens.ts';
 
+/** How a collapse summary block starts (the pipeline finds the newest one by it, for the region breakpoint). */
+export const collapsedHeader = (from: number, to: number) => `[collapsed messages ${from}–${to}:`;
+
 function summaryBlock(e: CollapseEntry): string {
-  return `[collapsed messages ${e.from}–${e.to}: a summary stands in for them; the full messages are kept outside this request]\n${e.summary}`;
+  return `${collapsedHeader(e.from, e.to)} a summary stands in for them; the full messages are kept outside this request]\n${e.summary}`;
 }
 
 /** Entries that still fit the history: aligned on exchanges, anchored, not overlapping, sorted. */
@@ -44,11 +47,11 @@ export function validCollapses(messages: readonly Message[], entries: readonly C
   return out;
 }
 
-export function makeEntry(messages: readonly Message[], from: number, to: number): CollapseEntry {
+export function makeEntry(messages: readonly Message[], from: number, to: number, findings = true): CollapseEntry {
   return {
     from,
     to,
-    summary: summarizeRange(messages, from, to),
+    summary: summarizeRange(messages, from, to, { findings }),
     anchor: fingerprint(messages[from]),
     tokens: messagesTokens(messages.slice(from, to + 1)),
   };
@@ -121,7 +124,7 @@ export function collapseLayer(input: LayerInput): LayerOutput {
   const dropped = state.collapses.length - entries.length;
   const fresh = new Set<CollapseEntry>();
   const add = (from: number, to: number) => {
-    const e = makeEntry(messages, from, to);
+    const e = makeEntry(messages, from, to, c.findings);
     const merged = validCollapses(messages, [...entries, e]);
     if (merged.includes(e)) {
       entries = merged;

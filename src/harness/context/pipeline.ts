@@ -7,14 +7,14 @@
  */
 import type { Message, TextBlock, ToolSchema, Usage } from '../messages.ts';
 import { blocksOf } from '../messages.ts';
-import type { CacheBreak, TraceEventBody } from '../trace.ts';
+import type { CacheBreak, CompactionChange, TraceEventBody } from '../trace.ts';
 import { anchorBeforeTrimmable, cacheBreakDiff, cacheStats, placeBreakpoints, type RequestParts } from './cache.ts';
 import { isReference } from './references.ts';
 import { hash53 } from './hash.ts';
 import { toolNamesById } from './history-shape.ts';
 import { autoCompactLayer } from './layer-auto-compact.ts';
 import { budgetLayer } from './layer-budget.ts';
-import { collapseLayer, projectCollapses, validCollapses } from './layer-collapse.ts';
+import { collapsedHeader, collapseLayer, projectCollapses, validCollapses } from './layer-collapse.ts';
 import { microcompactLayer } from './layer-microcompact.ts';
 import { snipLayer } from './layer-snip.ts';
 import type { LayerInput } from './layer.ts';
@@ -30,6 +30,11 @@ export type PrepareContextArgs = {
   messages: Message[];
   system: string | TextBlock[];
   tools: ToolSchema[];
+  /**
+   * The last this-many `tools` stay last, in their order, after the (sorted) rest: deferred tools
+   * the model loaded mid-run (`loop/tool-pool.ts`), appended so a load never reorders the list.
+   */
+  appendedTools?: number;
   /** Memory text (CLAUDE.md and selected memories), sent as the first block of the first user message. */
   memory?: string;
   /** Model id: part of the cache key, so a change is a cache break. */
@@ -88,10 +93,25 @@ function anchorFor(projected: readonly Message[], settings: ContextSettings): { 
   return anchor === undefined ? {} : { anchor };
 }
 
+/**
+ * The projected message holding the newest collapse summary (the end of the region a collapse just
+ * rewrote: its summary is the message's last block), or undefined.
+ */
+function newestSummaryAt(projected: readonly Message[], changes: readonly CompactionChange[]): number | undefined {
+  const fresh = changes.filter((x): x is Extract<CompactionChange, { kind: 'range_collapsed' }> => x.kind === 'range_collapsed' && x.isNew);
+  const last = fresh[fresh.length - 1];
+  if (!last) return undefined;
+  const head = collapsedHeader(last.from, last.to);
+  const at = projected.findIndex((m) => blocksOf(m).some((b) => b.type === 'text' && b.text.startsWith(head)));
+  return at >= 0 ? at : undefined;
+}
+
 export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<TraceEventBody, PreparedContext> {
   const settings = resolveSettings(args.settings);
   const system = systemBlocks(args.system);
-  const tools = settings.cache.sortTools ? [...args.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [...args.tools];
+  const head = args.tools.slice(0, args.tools.length - (args.appendedTools ?? 0));
+  const sortedHead = settings.cache.sortTools ? [...head].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : head;
+  const tools = [...sortedHead, ...args.tools.slice(head.length)];
   const fixed = requestTokens({ system, tools, messages: [], ...(args.memory ? { memory: args.memory } : {}) });
   let memoOf: readonly Message[] | null = null;
   let memoTokens = 0;
@@ -178,8 +198,11 @@ export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<
     }
   });
   const withMem = withMemory(projected, args.memory);
+  // The first request after a rewrite: a breakpoint at the end of the rewritten region, else the microcompact anchor.
+  const region = settings.cache.regionBreakpoint ? (a.compaction ? 0 : collapseIsNew ? newestSummaryAt(projected, c.event.changes) : undefined) : undefined;
+  const anchor = region !== undefined ? { anchor: region } : collapseIsNew || a.compaction ? anchorFor(projected, settings) : anchorBeforeTrims;
   const parts: RequestParts = settings.cache.enabled
-    ? placeBreakpoints({ system, tools, messages: withMem }, { previousTurn: settings.cache.previousTurnBreakpoint, ...(collapseIsNew || a.compaction ? anchorFor(projected, settings) : anchorBeforeTrims) })
+    ? placeBreakpoints({ system, tools, messages: withMem }, { previousTurn: settings.cache.previousTurnBreakpoint, ...anchor })
     : { system, tools, messages: withMem };
   const projectedTotal = tokensOf(projected);
   const truthTotal = tokensOf(truth === projected ? projected : truth);

@@ -42,7 +42,7 @@ export const contextSettingsSchema = z.object({
     .object({
       enabled: z.boolean().default(true),
       /** Tool results kept verbatim, counted from the newest. */
-      keepRecent: z.number().int().min(0).default(8),
+      keepRecent: z.number().int().min(0).default(3),
       /** Results shorter than this are left alone: the reference would save almost nothing. */
       minChars: z.number().int().min(0).default(1_000),
       /** Queue trims and apply them only when the prompt cache is already broken (seed 002 §3.4). */
@@ -75,7 +75,7 @@ export const contextSettingsSchema = z.object({
       /** Collapse older exchanges when the projected request reaches this fraction of the context window (tokens). */
       threshold: fraction.default(0.7),
       /** Exchanges left uncollapsed, counted from the newest. */
-      keepRecentExchanges: z.number().int().min(1).default(6),
+      keepRecentExchanges: z.number().int().min(1).default(3),
       /**
        * Above this fraction of the window (and under `threshold`), collapse also when it pays for
        * itself within `paybackCalls` calls: tokens removed × 0.1 × calls ≥ tokens re-written × 1.15.
@@ -83,6 +83,8 @@ export const contextSettingsSchema = z.object({
        */
       economyFrom: fraction.default(0.35),
       paybackCalls: z.number().min(0).default(5),
+      /** Summaries carry the findings of the collapsed outputs (values, locations, errors, decisions), not only the actions. */
+      findings: z.boolean().default(true),
       /**
        * Ranges to collapse always, by message index in the stored history (a scenario can author
        * them). `from` must be an assistant message and `to` a user message.
@@ -105,6 +107,12 @@ export const contextSettingsSchema = z.object({
       previousTurnBreakpoint: z.boolean().default(true),
       /** Mark the block before the oldest result microcompact could trim, so a trim re-reads the prefix before it. */
       anchorBreakpoint: z.boolean().default(true),
+      /**
+       * On the first request after a collapse or compaction rewrite, mark the end of the rewritten
+       * region (the newest summary block): the next rewrite leaves everything up to it unchanged,
+       * so that request reads it back instead of writing it again.
+       */
+      regionBreakpoint: z.boolean().default(true),
       /** Send tools sorted by name so their order never depends on how the list was assembled. */
       sortTools: z.boolean().default(true),
     })

@@ -31,7 +31,7 @@ export function createContextSite(opts: {
   emit: RunEmitter;
   hooks: HookSiteEnv;
   /** The tools of the next request (re-read each time: the pool can change mid-run, see tool-pool.ts). */
-  tools: () => { schemas: ToolSchema[]; caps: Record<string, number> };
+  tools: () => { schemas: ToolSchema[]; caps: Record<string, number>; appended?: number };
   initial: ContextState;
 }): ContextSite {
   const { input, deps, emit, hooks } = opts;
@@ -57,6 +57,7 @@ export function createContextSite(opts: {
       model: input.model,
       state,
       toolCaps: opts.tools().caps,
+      ...(opts.tools().appended ? { appendedTools: opts.tools().appended } : {}),
       summarize,
       signal,
       now: deps.clock.now(),

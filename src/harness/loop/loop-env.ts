@@ -52,6 +52,7 @@ export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
     live: plan.toolPool,
     always: [readToolResultTool(storedResultsOf(() => context.latest()))],
     rules: permissions.rules,
+    defer: input.deferTools,
   });
   const hasTodoTool = toolPool.view().visible.some((t) => t.name === TODO_TOOL_NAME);
   const context = createContextSite({ input, deps, emit, hooks, tools: () => toolPool.view(), initial: initialContext });
@@ -105,7 +106,7 @@ export function* runStartEvents(input: LoopInput, deps: LoopDeps, env: LoopEnv):
   const { emit, toolPool } = env;
   yield emit.stamp({ type: 'run.start', model: input.model, modelClient: deps.model.name, sandbox: deps.sandbox.kind, tools: input.tools.map((t) => t.name), maxTurns: input.maxTurns });
   const { hidden, visible } = toolPool.view();
-  if (hidden.length > 0) yield emit.stamp({ type: 'permission.prefilter', hidden, visible: visible.map((t) => t.name) });
+  if (hidden.length > 0) yield emit.stamp({ type: 'permission.prefilter', hidden, visible: visible.filter((t) => !toolPool.view().deferred.includes(t.name)).map((t) => t.name) });
   if (input.settingsRead) yield emit.stamp(input.settingsRead);
   if (input.memoryInjected) yield emit.stamp(input.memoryInjected);
   for (const e of input.preludeEvents ?? []) yield emit.stamp(e);

@@ -34,6 +34,11 @@ export type LoopInput = {
    * Absent: `tools` for the whole run. Return the same tool objects while nothing changed.
    */
   toolPool?: () => readonly AnyTool[];
+  /**
+   * Tools kept deferred (`loop/deferred-tools.ts`): named in `tool_search`'s description, their
+   * schemas sent only once the model loads them. Absent: every tool's schema in every request.
+   */
+  deferTools?: readonly string[];
   /** Model id sent in each request. */
   model: string;
   maxTokens: number;

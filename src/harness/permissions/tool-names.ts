@@ -32,6 +32,7 @@ export const CLAUDE_CODE_NAMES_OF: Readonly<Record<string, readonly string[]>> =
   task_get: ['TaskGet'],
   task_update: ['TaskUpdate'],
   exit_plan_mode: ['ExitPlanMode'],
+  tool_search: ['ToolSearch'],
   webfetch: ['WebFetch'],
   web_fetch: ['WebFetch'],
   WebFetch: ['WebFetch'],
@@ -50,7 +51,7 @@ const RULE_EXTRA_COVERAGE: Readonly<Record<string, readonly string[]>> = {
 export const NOT_AVAILABLE_HERE: readonly string[] = [
   'AskUserQuestion', 'Artifact', 'CronCreate', 'CronDelete', 'CronList', 'EnterPlanMode', 'EnterWorktree',
   'ExitWorktree', 'ListMcpResourcesTool', 'LS', 'LSP', 'Monitor', 'NotebookEdit', 'NotebookRead', 'PowerShell',
-  'ReadMcpResourceTool', 'SlashCommand', 'TeamCreate', 'TeamDelete', 'TodoRead', 'ToolSearch', 'WebSearch',
+  'ReadMcpResourceTool', 'SlashCommand', 'TeamCreate', 'TeamDelete', 'TodoRead', 'WebSearch',
 ];
 
 /** Our own built-in tool names that no Claude Code name covers (still valid in rules, as themselves). */

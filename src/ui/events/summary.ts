@@ -46,7 +46,7 @@ export function summarize(e: TraceEvent): string {
     case 'sandbox.changed':
       return clip(`${e.origin === 'user' ? 'by you: ' : ''}${e.paths.join(', ')}`);
     case 'tools.changed':
-      return clip([e.added.length ? `+${e.added.join(', +')}` : '', e.changed.length ? `~${e.changed.join(', ~')}` : '', e.removed.length ? `-${e.removed.join(', -')}` : ''].filter(Boolean).join(' ') || 'reordered');
+      return clip([e.loaded?.length ? `loaded ${e.loaded.join(', ')} (${e.why ?? 'tool_search'})` : '', e.added.length ? `+${e.added.join(', +')}` : '', e.changed.length ? `~${e.changed.join(', ~')}` : '', e.removed.length ? `-${e.removed.join(', -')}` : ''].filter(Boolean).join(' ') || 'reordered');
     case 'permission.prefilter':
       return `hidden from the model: ${e.hidden.map((h) => `${h.name} (${h.rule})`).join(', ')}`;
     case 'permission.stage':

@@ -55,9 +55,9 @@ export const EVENT_EXPLANATIONS: EventExplanations = {
     terms: ['rule', 'permission-stage'],
   },
   'tools.changed': {
-    means: 'The tool pool changed while the run worked — you saved, edited or deleted a custom tool — so the harness rebuilt the tool list before this request. The same prefilter, permission pipeline and hooks judge the new tools from this call on.',
+    means: 'The tool pool changed while the run worked — you saved, edited or deleted a custom tool, or the model loaded a deferred tool with tool_search — so the harness rebuilt the tool list before this request. The same prefilter, permission pipeline and hooks judge the new tools from this call on.',
     why: (e) =>
-      `${[e.added.length ? `added ${list(e.added)}` : '', e.changed.length ? `changed ${list(e.changed)}` : '', e.removed.length ? `removed ${list(e.removed)}` : ''].filter(Boolean).join('; ') || 'reordered'}.${e.hidden?.length ? ` Hidden by a bare deny: ${e.hidden.map((h) => `\`${h.name}\` by \`${h.rule}\``).join(', ')}.` : ''} The next request offers ${list(e.visible)}.`,
+      `${[e.loaded?.length ? `loaded ${list(e.loaded)} (${e.why ?? 'tool_search'}), appended at the end of the list` : '',e.added.length ? `added ${list(e.added)}` : '', e.changed.length ? `changed ${list(e.changed)}` : '', e.removed.length ? `removed ${list(e.removed)}` : ''].filter(Boolean).join('; ') || 'reordered'}.${e.hidden?.length ? ` Hidden by a bare deny: ${e.hidden.map((h) => `\`${h.name}\` by \`${h.rule}\``).join(', ')}.` : ''} The next request offers ${list(e.visible)}.`,
     otherwise: 'Without it a tool saved mid-run would wait for the next run, and the model could not call what you just wrote. The price: the tools lead the cached prefix, so this request writes the cache afresh.',
     lesson: 'custom-tool',
     terms: ['rule', 'permission-stage'],

@@ -497,7 +497,7 @@ export class RunController extends RunPuller {
       scenario: follow?.kind === 'resume' ? { ...this.scenario, model: { kind: 'scripted', turns: follow.turns } } : this.scenario,
       sandbox,
       model,
-      ...(live ? { modelId: this.settings.modelId.trim(), countTokens: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
+      ...(live ? { modelId: this.settings.modelId.trim(), countTokens: true, deferTools: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
       ...(follow?.kind === 'resume' ? { scriptedToolIdStart: follow.toolIdStart } : {}),
       prompt: opts.prompt,
       history: opts.history,

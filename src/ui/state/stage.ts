@@ -111,6 +111,7 @@ function captionOfOwn(e: TraceEvent): string {
             ? 'Tool results are added to the conversation for the next turn.'
             : `The harness added a ${e.origin} message.`;
     case 'tools.changed':
+      if (e.loaded?.length) return `${e.loaded.join(', ')} joined the tool list (${e.why ?? 'tool_search'}): appended at its end, the next request carries ${plural(e.visible.length, 'tool')}.`;
       return `The tool pool changed mid-run: the next request carries ${plural(e.visible.length, 'tool')}.`;
     case 'permission.prefilter':
       return `Pre-filter: ${plural(e.hidden.length, 'tool')} hidden from the model by a deny rule.`;
