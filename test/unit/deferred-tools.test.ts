@@ -12,6 +12,7 @@ import { matchDeferred } from '../../src/harness/loop/tool-search-tool.ts';
 import { harnessToolNameOf } from '../../src/harness/permissions/tool-names.ts';
 import { summarize } from '../../src/ui/events/summary.ts';
 import { explainEvent } from '../../src/ui/explain/explain.ts';
+import { captionOf } from '../../src/ui/state/stage.ts';
 import { ofType } from '../helpers/events.ts';
 import { results, runScenario, scenarioWith } from './custom-tools-fixture.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
@@ -53,6 +54,8 @@ describe('deferred tools behind tool_search', () => {
     expect(changed[0]!.why).toContain('select:todo_write');
     expect(summarize(changed[0]!)).toContain('loaded todo_write');
     expect(explainEvent(changed[0]!).why).toContain('todo_write');
+    // The loop diagram's caption says when it joined and why.
+    expect(captionOf(changed[0]!)).toMatch(/todo_write joined the tool list \(tool_search "select:todo_write"\)/);
     // One cache break for the load, at request 3 only: the tools grew at their end, the old tools are still read.
     const stats = ofType(events, 'cache.stats');
     expect(stats.map((s) => s.breakDiff?.part ?? null)).toEqual([null, null, 'tools', null]);
