@@ -71,7 +71,9 @@ const alive = (pid: number) => {
 
 type Whoami = { args: string[]; cwd: string; greeting: string | null; seesApiKey: boolean; pid: number };
 
-describe('headless: stdio MCP servers', () => {
+// Each case starts real server processes and a sandbox thread: ~10 s alone, three times that on a
+// loaded 2-core machine. The timeout bounds a hang, not the speed.
+describe('headless: stdio MCP servers', { timeout: 120_000 }, () => {
   it("a trusted folder's approved .mcp.json stdio server starts in the folder with its args and env, and is gone after the run", async () => {
     model.setTurns(whoamiTurns('local'));
     const mark = join(mkdtempSync(join(tmpdir(), 'hp-mark-')), 'started');

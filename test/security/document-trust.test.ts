@@ -111,7 +111,7 @@ describe("a document's memories are the document's", () => {
   });
 
   it('what the user types is theirs (even on an untrusted document); legacy memories count as the user\'s', async () => {
-    const store = new InMemoryMemoryStore([{ id: 'old', content: 'Downloads are checked with sha256sum', source: 'extracted', createdAt: 1, updatedAt: 1 }]);
+    const store = new InMemoryMemoryStore([{ id: 'old', content: 'Downloads are checked with sha256sum', source: 'extracted', createdAt: 1_799_999_000_000, updatedAt: 1_799_999_000_000 }]); // recent: an idle extracted memory would decay
     const { events } = await run(PLANTING, store, { trusted: false, prompt: 'Check the downloads. Remember: we use pnpm.' });
     const saved = (await store.list()).find((e) => e.id !== 'old')!;
     expect(saved.content).toMatch(/pnpm/);

@@ -113,3 +113,9 @@ export class SenderCheck {
     return { ok: true };
   }
 }
+
+/** The name a note speaks for, when it says one. */
+export function speakerName(w: TeamWire): string | undefined {
+  const name = w.kind === 'message' ? w.message?.from : (w as { name?: unknown }).name;
+  return typeof name === 'string' ? name : undefined;
+}

@@ -20,11 +20,11 @@ import { readMail, sendMessage } from './protocol.ts';
 import { pumpTeam } from './scheduler.ts';
 import { spawnTeammate, type SpawnResult } from './spawn.ts';
 import { canMove, isFinal, type TeammateState } from './state.ts';
-import { SenderCheck, type SenderOptions } from './sender.ts';
+import { SenderCheck, speakerName, type SenderOptions } from './sender.ts';
 import { TabLink } from './tab-link.ts';
 import { askToJoin } from './teammate-side.ts';
 import { DEFAULT_RELEASE_AFTER_MS, type OpenRequest, type PendingRelease, type Sink, type SpawnRequest, type Teammate, type TeamRuntime } from './team-types.ts';
-import type { TeamTransport, TeamWire } from './transport.ts';
+import type { TeamTransport } from './transport.ts';
 import { stepOne } from './wake.ts';
 import { closeWorkspace } from './workspace-offers.ts';
 import type { WorkspaceOutcome } from './workspace.ts';
@@ -292,8 +292,3 @@ export class Team {
   }
 }
 
-/** The name a note speaks for, when it says one. */
-export function speakerName(w: TeamWire): string | undefined {
-  const name = w.kind === 'message' ? w.message?.from : (w as { name?: unknown }).name;
-  return typeof name === 'string' ? name : undefined;
-}
