@@ -70,6 +70,18 @@ test('Team without a team or subagents says so', async ({ page }) => {
   await page.getByTestId('ws-team').click();
   await expect.poll(() => page.getByTestId('team-view').textContent()).toContain('No teammates in this run');
   expect(await page.getByTestId('team-lane').count()).toBe(0);
+  expect(await page.getByTestId('agent-lanes-empty').isVisible()).toBe(true);
+});
+
+test('Team draws a lane for the main agent and each subagent', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'delegate-parallel-subagents');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  await page.keyboard.press('4');
+  await expect.poll(() => page.getByTestId('agent-lane').count()).toBe(3);
+  expect(await page.getByTestId('agent-lane').first().getAttribute('data-agent')).toBe('main');
+  expect(await page.getByTestId('agent-lanes').isVisible()).toBe(true);
 });
 
 test('keys 1–4 switch the workspace, except while typing', async ({ page }) => {
