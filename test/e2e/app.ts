@@ -117,7 +117,7 @@ const TAB_SPACE: Record<string, 'learn' | 'inspect' | 'build' | 'team'> = {
   team: 'team',
   todos: 'team',
   tasks: 'team',
-  merge: 'team',
+  merge: 'build',
 };
 
 /** Switch to the workspace holding side-panel tab `name` (`tab-<name>`) and open that tab. */

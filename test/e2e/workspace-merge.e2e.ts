@@ -25,7 +25,7 @@ async function heldAtConflict(page: Page): Promise<void> {
 test('the merge view shows the overlap, and taking the agent\'s version updates the Files panel', async ({ page }) => {
   await heldAtConflict(page);
   expect(await rows(page).last().getAttribute('data-type')).toBe('workspace.conflict');
-  await page.getByTestId('ws-team').click();
+  await page.getByTestId('ws-build').click();
   expect(await page.getByTestId('merge-count').textContent()).toBe('1');
 
   // Reached from the second subagent's lane.

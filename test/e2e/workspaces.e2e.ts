@@ -18,8 +18,8 @@ const SIZES = [
 const LAYOUT = {
   learn: { shown: ['conversation', 'loop-diagram', 'event-stream'], hidden: ['tab-context', 'tab-workbench', 'tab-team'] },
   inspect: { shown: ['event-stream', 'context-panel', 'tab-hooks', 'tab-memory', 'tab-sessions'], hidden: ['loop-diagram', 'files-panel', 'tab-scenario'] },
-  build: { shown: ['files-panel', 'tab-workbench', 'tab-tools', 'tab-mcp', 'tab-settings'], hidden: ['loop-diagram', 'tab-context'] },
-  team: { shown: ['team-view', 'tab-todos', 'tab-tasks', 'tab-merge'], hidden: ['loop-diagram', 'files-panel', 'tab-workbench'] },
+  build: { shown: ['files-panel', 'tab-workbench', 'tab-tools', 'tab-mcp', 'tab-settings', 'tab-merge'], hidden: ['loop-diagram', 'tab-context'] },
+  team: { shown: ['team-view', 'agent-lanes', 'tab-todos', 'tab-tasks'], hidden: ['loop-diagram', 'files-panel', 'tab-workbench'] },
 } as const;
 
 type Space = keyof typeof LAYOUT;

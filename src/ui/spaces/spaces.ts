@@ -11,8 +11,8 @@ export type Space = (typeof SPACES)[number];
 export const SPACE_INFO: Readonly<Record<Space, { label: string; key: string; title: string }>> = {
   learn: { label: 'Learn', key: '1', title: 'Learn: conversation, loop diagram, lesson, event list (1)' },
   inspect: { label: 'Inspect', key: '2', title: 'Inspect: context, cache, hooks, memory, sessions beside the selected event (2)' },
-  build: { label: 'Build', key: '3', title: 'Build: the editor, tools, MCP, .claude/ and settings (3)' },
-  team: { label: 'Team', key: '4', title: 'Team: a lane for every agent, tasks and merges (4)' },
+  build: { label: 'Build', key: '3', title: 'Build: the editor, tools, MCP, .claude/, settings and merges (3)' },
+  team: { label: 'Team', key: '4', title: 'Team: a lane for every agent, todos and tasks (4)' },
 };
 
 /**
@@ -22,8 +22,9 @@ export const SPACE_INFO: Readonly<Record<Space, { label: string; key: string; ti
 export const SPACE_TABS = {
   learn: ['scenario', 'lesson', 'stepper', 'course'],
   inspect: ['context', 'hooks', 'memory', 'sessions', 'skills'],
-  build: ['workbench', 'tools', 'mcp', 'settings'],
-  team: ['team', 'todos', 'tasks', 'merge'],
+  // Merge sits by the editor: resolving a conflict is checked in the Files panel.
+  build: ['workbench', 'tools', 'mcp', 'settings', 'merge'],
+  team: ['team', 'todos', 'tasks'],
 } as const satisfies Record<Space, readonly string[]>;
 
 export type SpaceTab = (typeof SPACE_TABS)[Space][number];
