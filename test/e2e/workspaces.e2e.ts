@@ -51,8 +51,9 @@ for (const size of SIZES) {
       await page.getByTestId(`ws-${space}`).click();
       await expect.poll(() => current(page)).toBe(space);
       expect(await page.getByTestId(`ws-${space}`).getAttribute('aria-pressed')).toBe('true');
-      const problems = (await Promise.all(LAYOUT[space].shown.map((id) => inFirstScreen(page, id, size)))).filter(Boolean);
-      expect(problems, `${space} at ${size.width}`).toEqual([]);
+      // Polled: a lazily loaded panel (the Team view, the Context panel) appears a moment after the switch.
+      const problems = async () => (await Promise.all(LAYOUT[space].shown.map((id) => inFirstScreen(page, id, size)))).filter(Boolean);
+      await expect.poll(problems, { message: `${space} at ${size.width}` }).toEqual([]);
       for (const id of LAYOUT[space].hidden) expect(await page.getByTestId(id).first().isVisible(), `${id} hidden in ${space}`).toBe(false);
       // No row of more than eight tabs.
       expect(await page.locator('[role="tablist"][aria-label$=" panels"] [role="tab"]').count()).toBeLessThanOrEqual(8);
