@@ -3,6 +3,7 @@
  * takes typing (inputs, selects, the editor), and never with a modifier held.
  */
 import { grainOfKey, type Grain } from './stepper/grain.ts';
+import { spaceOfKey, type Space } from './spaces/spaces.ts';
 
 export type ShortcutActions = {
   step: () => void;
@@ -15,6 +16,8 @@ export type ShortcutActions = {
   stepBack?: () => void;
   /** Run to the next request (M), tool call (T), permission decision (D) or end of turn (E). */
   grain?: (grain: Grain) => void;
+  /** Switch the workspace (keys 1–4: Learn, Inspect, Build, Team). */
+  workspace?: (space: Space) => void;
 };
 
 function isTyping(target: EventTarget | null): boolean {
@@ -46,8 +49,10 @@ export function handleShortcut(e: KeyboardEvent, actions: ShortcutActions): void
                 ? (actions.stepBack ?? null)
                 : null;
   const grain = actions.grain ? grainOfKey(e.key) : null;
-  if (!action && !grain) return;
+  const space = actions.workspace ? spaceOfKey(e.key) : null;
+  if (!action && !grain && !space) return;
   e.preventDefault();
   if (action) action();
   else if (grain) actions.grain?.(grain);
+  else if (space) actions.workspace?.(space);
 }

@@ -1,12 +1,13 @@
 /**
- * axe-core on every side-panel tab, with a run on screen and an event explained, in both themes:
+ * axe-core on every workspace and every side-panel tab in it, with a run on screen and an event explained, in both themes:
  * no serious or critical violations (colour contrast included).
  */
 import { seriousViolations } from './axe.ts';
 import { expect, firstVisitContext, inject, test } from './browser.ts';
-import { openApp, rows, waitForStatus } from './app.ts';
+import { openApp, openTab, rows, waitForStatus } from './app.ts';
 
-const TABS = ['scenario', 'settings', 'hooks', 'tools', 'context', 'memory', 'sessions', 'stepper', 'lesson', 'course', 'merge', 'mcp'];
+// Every tab of every workspace (Learn, Inspect, Build, Team): openTab switches the workspace too.
+const TABS = ['scenario', 'lesson', 'stepper', 'course', 'context', 'hooks', 'memory', 'sessions', 'skills', 'workbench', 'tools', 'mcp', 'settings', 'team', 'todos', 'tasks', 'merge'];
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe-core: no serious or critical violations on any panel (${scheme})`, async ({ page }) => {
@@ -20,7 +21,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByTestId('btn-explain').click();
     await page.getByTestId('stage').first().click();
     for (const tab of TABS) {
-      await page.getByTestId(`tab-${tab}`).click();
+      await openTab(page, tab);
       expect(await seriousViolations(page), `tab ${tab}`).toEqual([]);
     }
   });

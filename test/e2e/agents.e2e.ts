@@ -4,7 +4,7 @@
  * the run works is queued and delivered at the next safe point; Esc in the prompt box still stops.
  */
 import { expect, test, type Page } from './browser.ts';
-import { holdAtQuestions, openApp, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { holdAtQuestions, openApp, openTab, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 const cards = (page: Page, status: string) => page.getByTestId('task-board').locator(`[data-testid="task-column"][data-status="${status}"] [data-testid="task-card"]`);
 const cardIds = (page: Page, status: string) => cards(page, status).evaluateAll((els) => els.map((e) => e.getAttribute('data-task')));
@@ -13,7 +13,7 @@ test('the task board follows the graph as events arrive: blocked tasks say what 
   await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'task-graph');
-  await page.getByTestId('tab-tasks').click();
+  await openTab(page, 'tasks');
   await page.getByTestId('task-board').getByText('No tasks yet').waitFor();
 
   // Run stops at the lesson's question, right after the refused attempt to start #3.
@@ -47,7 +47,7 @@ test('the skills panel shows what the model sees (descriptions) against what it 
   await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'skill-on-demand');
-  await page.getByTestId('tab-skills').click();
+  await openTab(page, 'skills');
   const panel = page.getByTestId('skills-panel');
   await panel.getByText('No skills in this run yet').waitFor();
   // Run stops at the lesson's question, just after the skill's body came back.

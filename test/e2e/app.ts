@@ -99,15 +99,42 @@ export async function stepOnce(page: Page, via: 'button' | 'key' = 'button', key
   return after;
 }
 
+/** The workspace (header switch) that holds each side-panel tab: mirrors src/ui/spaces/spaces.ts. */
+const TAB_SPACE: Record<string, 'learn' | 'inspect' | 'build' | 'team'> = {
+  scenario: 'learn',
+  lesson: 'learn',
+  stepper: 'learn',
+  course: 'learn',
+  context: 'inspect',
+  hooks: 'inspect',
+  memory: 'inspect',
+  sessions: 'inspect',
+  skills: 'inspect',
+  workbench: 'build',
+  tools: 'build',
+  mcp: 'build',
+  settings: 'build',
+  team: 'team',
+  todos: 'team',
+  tasks: 'team',
+  merge: 'build',
+};
+
+/** Switch to the workspace holding side-panel tab `name` (`tab-<name>`) and open that tab. */
+export async function openTab(page: Page, name: string): Promise<void> {
+  const space = TAB_SPACE[name];
+  if (!space) throw new Error(`openTab: no workspace holds the tab "${name}"`);
+  const sw = page.getByTestId(`ws-${space}`);
+  if ((await sw.getAttribute('aria-pressed')) !== 'true') await sw.click();
+  await page.getByTestId(`tab-${name}`).click();
+  await expect.poll(() => page.getByTestId(`tab-${name}`).getAttribute('aria-selected')).toBe('true');
+}
+
 /** Open Settings if the settings controls are not on screen yet. */
 export async function openSettings(page: Page): Promise<void> {
   const status = page.getByTestId('sandbox-status');
   if (await status.isVisible()) return;
-  const opener = page
-    .getByTestId('tab-settings')
-    .or(page.getByRole('button', { name: /settings/i }))
-    .or(page.getByRole('tab', { name: /settings/i }));
-  await opener.first().click();
+  await openTab(page, 'settings');
   await status.waitFor();
 }
 

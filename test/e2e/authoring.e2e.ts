@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
 import { E2E_API_KEY } from './constants.ts';
-import { openApp, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, openTab, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
 import { answerTrustIfAsked, openRecordingWithNoKey, recordDemoRun, setMode } from './live-helpers.ts';
 
@@ -14,7 +14,7 @@ const position = async (page: Page) => Number(await page.getByTestId('cursor-sta
 test('a lesson link opens in a fresh context: notes beside the steps, the breakpoint, the question before its answer', async ({ page, browser }) => {
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('tab-lesson').click();
+  await openTab(page, 'lesson');
   await page.getByTestId('author-toggle').check();
   for (let i = 0; i < 3; i++) await stepOnce(page);
   await page.getByTestId('note-input').fill('**Watch** the `run.start` event: the loop has begun.');
@@ -28,9 +28,9 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
   await page.getByTestId('question-explanation-input').fill('Every turn starts with a model request.');
   await page.getByTestId('btn-add-question').click();
   await page.getByTestId('authored-question').filter({ hasText: 'What does the loop' }).waitFor();
-  await page.getByTestId('tab-stepper').click();
+  await openTab(page, 'stepper');
   await page.getByTestId('bp-event-tool.proposed').check();
-  await page.getByTestId('tab-lesson').click();
+  await openTab(page, 'lesson');
   const sizeLabel = await page.getByTestId('btn-copy-lesson-link').textContent();
   expect(sizeLabel).toMatch(/\d+(\.\d)? (KB|B)/);
   await page.getByTestId('btn-copy-lesson-link').click();
@@ -51,7 +51,7 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
     await learner.getByTestId('lesson-strip').waitFor();
     expect(await learner.getByTestId('step-note').count()).toBe(0);
     // The breakpoint came with the link.
-    await learner.getByTestId('tab-stepper').click();
+    await openTab(learner, 'stepper');
     expect(await learner.getByTestId('bp-event-tool.proposed').isChecked()).toBe(true);
 
     for (let i = 0; i < 3; i++) await stepOnce(learner);
@@ -95,7 +95,7 @@ test('record a live run, replay it with no key, take over mid-way with the live 
 
   // Replay with no key at all.
   await openRecordingWithNoKey(page, link);
-  await page.getByTestId('tab-stepper').click();
+  await openTab(page, 'stepper');
   expect(await page.getByTestId('btn-take-over').isEnabled()).toBe(false);
   await page.getByTestId('bp-event-model.request').check();
   await continueToNext(page);
@@ -110,7 +110,7 @@ test('record a live run, replay it with no key, take over mid-way with the live 
   await setMode(page, 'anthropic');
   await page.getByTestId('api-key').fill(E2E_API_KEY);
   await setMode(page, 'scripted');
-  await page.getByTestId('tab-stepper').click();
+  await openTab(page, 'stepper');
   await page.getByTestId('bp-event-model.request').uncheck();
   await expect.poll(() => page.getByTestId('btn-take-over').isEnabled()).toBe(true);
   await page.getByTestId('btn-take-over').click();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { openApp, rows, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, openTab, rows, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 /** Run the scenario to its end and open the Context tab. */
 async function runAndOpenContext(page: Page, scenario: string): Promise<void> {
@@ -8,7 +8,7 @@ async function runAndOpenContext(page: Page, scenario: string): Promise<void> {
   await selectScenario(page, scenario);
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
-  await page.getByTestId('tab-context').click();
+  await openTab(page, 'context');
   await page.getByTestId('context-bar').waitFor();
 }
 
@@ -24,7 +24,7 @@ async function whatIfFiring(page: Page, layer: string): Promise<number[]> {
 test('the context bar follows the steps and draws the auto-compact line where the threshold is', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'auto-compact');
-  await page.getByTestId('tab-context').click();
+  await openTab(page, 'context');
   await expect.poll(() => page.getByTestId('context-bar').getAttribute('data-projected')).toBe('0');
 
   // Step until the first assembly: the bar fills in with it.

@@ -4,7 +4,7 @@
  * start says which button stops at breakpoints.
  */
 import { expect, firstVisitContext, inject, test } from './browser.ts';
-import { openApp, rowTypes, rows, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, openTab, rows, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 test('"Run it with this change" loads the variant and runs it', async ({ page }) => {
   await openApp(page);
@@ -13,7 +13,7 @@ test('"Run it with this change" loads the variant and runs it', async ({ page })
   await waitForStatus(page, 'done');
   await page.getByTestId('btn-now-try').click();
   // One click: the variant (ordinary answer instead of a refusal) is loaded and runs to its end.
-  await page.getByTestId('tab-scenario').click();
+  await openTab(page, 'scenario');
   await expect.poll(() => page.getByTestId('scenario-info').locator('h2').textContent()).toContain('now try');
   await expect.poll(() => rows(page).and(page.locator('[data-type="run.end"]')).count()).toBe(1);
   await waitForStatus(page, 'done');
@@ -23,7 +23,7 @@ test('"Run it with this change" loads the variant and runs it', async ({ page })
 test('a copied link goes away once another scenario is open; descriptions render code spans', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'deny-beats-allow');
-  await page.getByTestId('tab-scenario').click();
+  await openTab(page, 'scenario');
   await page.getByTestId('btn-copy-link').click();
   await page.getByTestId('copy-link-result').waitFor();
   await selectScenario(page, 'ask-permission');
@@ -70,7 +70,7 @@ test('the event JSON and the event list give an event of a follow-up run one num
 test('author mode warns about a question placed after the transition that answers it, before and after adding it', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('tab-lesson').click();
+  await openTab(page, 'lesson');
   await page.getByTestId('author-toggle').check();
   // Step until a transition is on screen: a question placed here about it would give itself away.
   while ((await rowTypes(page)).at(-1) !== 'transition') await stepOnce(page);

@@ -1,5 +1,5 @@
 import { expect, firstVisitContext, inject, test } from './browser.ts';
-import { openApp, rows, runToEnd, waitForStatus } from './app.ts';
+import { openApp, openTab, rows, runToEnd, waitForStatus } from './app.ts';
 import { courseLessons } from '../../src/scenarios/course.ts';
 
 const [first, second] = courseLessons();
@@ -49,7 +49,7 @@ test('a first visit: the guided start walks into lesson 1, its question, "next l
     await page.reload();
     await page.getByTestId('scenario-picker').waitFor();
     expect(await page.getByTestId('guided-start').count()).toBe(0);
-    await page.getByTestId('tab-course').click();
+    await openTab(page, 'course');
     const row = page.locator(`[data-testid="course-lesson"][data-lesson="${first!.id}"]`);
     await expect.poll(() => row.getAttribute('data-done')).toBe('true');
     expect(await row.getByTestId('course-answered').textContent()).toContain(`1 of ${first!.questions.length}`);

@@ -5,7 +5,7 @@
  */
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import { expect, test } from './browser.ts';
-import { waitForStatus } from './app.ts';
+import { openTab, waitForStatus } from './app.ts';
 import { fileEntry, linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 
 function toolLink(source: string): Scenario {
@@ -41,7 +41,7 @@ test('declined: the dialog listed the tool, the model is not offered it, nothing
   await dialog.waitFor();
   expect(await dialog.getByTestId('trust-tool').allTextContents()).toEqual(['shout (js)']);
   await page.getByTestId('btn-distrust').click();
-  await page.getByTestId('tab-tools').click();
+  await openTab(page, 'tools');
   await page.getByTestId('tools-untrusted').waitFor();
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');

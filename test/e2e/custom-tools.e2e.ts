@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
 import { expect, test } from './browser.ts';
-import { openApp, selectScenario, waitForStatus } from './app.ts';
+import { openApp, openTab, selectScenario, waitForStatus } from './app.ts';
 import { toolCalls } from './safety-fixtures.ts';
 import { replaceTodoCount } from './tools-editor.ts';
 
@@ -18,7 +18,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/hp-tool
 async function openTools(page: Page, scenario: string): Promise<void> {
   await openApp(page);
   await selectScenario(page, scenario);
-  await page.getByTestId('tab-tools').click();
+  await openTab(page, 'tools');
 }
 
 test('a tool defined in the editor is offered to the model, called, and its result shows', async ({ page }) => {

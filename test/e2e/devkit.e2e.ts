@@ -12,7 +12,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
 import { expect, test } from './browser.ts';
-import { openApp, rowTypes, runToEnd, selectScenario, stepOnce } from './app.ts';
+import { openApp, openTab, rowTypes, runToEnd, selectScenario, stepOnce } from './app.ts';
 
 
 
@@ -53,7 +53,7 @@ test('the terminal runs a command on the live sandbox: output, the user’s own 
   await stepOnce(page);
   // Nothing is refused at start-up (zod runs jitless: no eval probe, src/zod-jitless.ts), nor by the terminal.
   expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await expect.poll(() => page.getByTestId('terminal').getAttribute('data-loaded'), { timeout: 30_000 }).toBe('true');
   await page.getByTestId('terminal').click();
   await page.keyboard.type('echo hello-terminal > t.txt && cat t.txt');
@@ -84,7 +84,7 @@ test('Export .claude/ downloads a zip Claude Code reads: settings with its schem
   await openApp(page);
   await selectScenario(page, 'layered-claude-settings');
   await stepOnce(page);
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('claude-export').click()]);
   const bytes = readFileSync(await download.path());
   const files = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(bytes))).map(([p, b]) => [p, strFromU8(b)]));
@@ -138,7 +138,7 @@ function claudeFolder(): string {
 test('import a .claude/ folder: problems by file and line, each value’s scope, then a trusted run reads its settings', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await page.getByTestId('claude-import-folder').setInputFiles(claudeFolder());
   const result = page.getByTestId('claude-import-result');
   await result.waitFor();
@@ -177,7 +177,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await openApp(page);
     await selectScenario(page, 'fix-a-bug');
     await stepOnce(page);
-    await page.getByTestId('tab-workbench').click();
+    await openTab(page, 'workbench');
     await expect.poll(() => page.getByTestId('terminal').getAttribute('data-loaded'), { timeout: 30_000 }).toBe('true');
     await page.getByTestId('claude-import-folder').setInputFiles(claudeFolder());
     await page.getByTestId('claude-import-result').waitFor();

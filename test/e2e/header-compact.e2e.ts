@@ -49,9 +49,9 @@ for (const width of [1024, 1280, 1440]) {
     const enabled = await page.locator('header').first().evaluate((header) =>
       [...header.querySelectorAll<HTMLButtonElement | HTMLSelectElement>('button, select')].filter((el) => !el.disabled).map((el) => el.dataset.testid ?? el.textContent?.trim() ?? ''),
     );
-    // The brand has no control: the scenario picker is the header's first stop.
-    await page.getByTestId('scenario-picker').focus();
-    const reached: string[] = ['scenario-picker'];
+    // The brand has no control: the workspace switch is the header's first stop.
+    await page.getByTestId('ws-learn').focus();
+    const reached: string[] = ['ws-learn'];
     for (let i = 0; i < enabled.length + 5 && reached.length < enabled.length; i++) {
       await page.keyboard.press('Tab');
       const inHeader = await page.evaluate(() => {

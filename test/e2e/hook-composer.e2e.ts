@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { openApp, openSettings, selectScenario, waitForStatus } from './app.ts';
+import { openApp, openSettings, openTab, selectScenario, waitForStatus } from './app.ts';
 import { fileEntry, toolCalls } from './safety-fixtures.ts';
 
 test('a JS hook composed in Settings runs in a Worker and blocks the call it was written for', async ({ page }) => {
@@ -31,7 +31,7 @@ test('a JS hook composed in Settings runs in a Worker and blocks the call it was
   expect(await fileEntry(page, '/home/project/old.log').count()).toBe(1);
 
   // The hooks timeline shows the JS hook's runs.
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   const row = page.getByTestId('hook-row').first();
   await row.waitFor();
   expect(await row.getAttribute('data-event')).toBe('PreToolUse');

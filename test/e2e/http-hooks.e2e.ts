@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { expect, test } from './browser.ts';
-import { openApp, openSettings, selectScenario, waitForStatus } from './app.ts';
+import { openApp, openSettings, selectScenario, waitForStatus, openTab } from './app.ts';
 import { startHookServer, type HookServer } from '../helpers/hook-server.ts';
 
 let server: HookServer;
@@ -30,7 +30,7 @@ async function withHttpHook(page: Page): Promise<void> {
 }
 
 async function firstHookRow(page: Page) {
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   const row = page.locator('[data-testid="hook-row"][data-kind="run"]').first();
   await row.waitFor();
   return row;

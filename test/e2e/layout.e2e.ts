@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, expectNoConsoleErrors, firstVisitContext, inject, test, watchConsole } from './browser.ts';
-import { rows } from './app.ts';
+import { openTab, rows } from './app.ts';
 
 /**
  * Issue #11's layout: while the first visit's guide shows and while stepping, the loop diagram and
@@ -47,7 +47,7 @@ for (const { width, height, minTabs } of sizes) {
 
       const tabs = page.locator('#tabpanel-scenario');
       expect((await tabs.boundingBox())!.height, 'scenario tab height').toBeGreaterThanOrEqual(minTabs);
-      await page.getByTestId('tab-course').click();
+      await openTab(page, 'course');
       expect((await page.locator('#tabpanel-course').boundingBox())!.height, 'course tab height').toBeGreaterThanOrEqual(minTabs);
 
       // Stepping with the guide still open: the rows arrive in the list, which stays in view.

@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { holdAtQuestions, openApp, rows, runStatus, stepOnce, waitForStatus } from './app.ts';
+import { holdAtQuestions, openApp, openTab, rows, runStatus, stepOnce, waitForStatus } from './app.ts';
 import { courseLessons } from '../../src/scenarios/course.ts';
 
 const [first] = courseLessons();
@@ -18,7 +18,7 @@ async function answerStepAndReload(page: Page): Promise<number> {
   await page.locator(`[data-testid="question-choice"][data-index="${question.answer}"]`).click();
   const count = await stepOnce(page);
   // The log is saved as it is pulled: wait until the session holds every event on screen.
-  await page.getByTestId('tab-sessions').click();
+  await openTab(page, 'sessions');
   await expect
     .poll(async () => Number(((await page.getByTestId('session-events').first().textContent()) ?? '').match(/\d+/)?.[0] ?? 0))
     .toBeGreaterThanOrEqual(count);

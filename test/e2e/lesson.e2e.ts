@@ -1,10 +1,10 @@
 import { expect, test } from './browser.ts';
-import { fileViewerText, openApp, selectScenario, waitForStatus } from './app.ts';
+import { fileViewerText, openApp, openTab, selectScenario, waitForStatus } from './app.ts';
 
 test('a built-in lesson: notes beside the steps, a question that holds Run, and a second prompt that continues', async ({ page }) => {
   await openApp(page);
   // Questions hold Run (the e2e fixture turns that off for tests not about lessons).
-  await page.getByTestId('tab-course').click();
+  await openTab(page, 'course');
   await page.getByTestId('hold-questions').check();
   await selectScenario(page, 'lesson-follow-ups');
 

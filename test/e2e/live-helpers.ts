@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { openApp, openSettings, waitForStatus } from './app.ts';
+import { openApp, openSettings, openTab, waitForStatus } from './app.ts';
 import { E2E_API_KEY } from './constants.ts';
 
 /** The fake Anthropic server's base URL (global-setup starts it). */
@@ -37,7 +37,7 @@ export async function recordDemoRun(page: Page): Promise<string> {
   await setMode(page, 'anthropic');
   await page.getByTestId('base-url').fill(server);
   await page.getByTestId('api-key').fill(E2E_API_KEY);
-  await page.getByTestId('tab-stepper').click();
+  await openTab(page, 'stepper');
   await page.getByTestId('record-toggle').check();
   await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
   await page.getByTestId('btn-send').click();
@@ -45,7 +45,7 @@ export async function recordDemoRun(page: Page): Promise<string> {
   await page.getByTestId('btn-allow-once').click();
   await waitForStatus(page, 'done');
 
-  await page.getByTestId('tab-stepper').click();
+  await openTab(page, 'stepper');
   await page.getByTestId('btn-save-recording').click();
   return page.getByTestId('recording-link').inputValue();
 }

@@ -4,12 +4,12 @@
  * events go on from the first run's, while each event keeps its own run's seq.
  */
 import { expect, test } from './browser.ts';
-import { openApp, rows, selectScenario, waitForStatus } from './app.ts';
+import { openApp, openTab, rows, selectScenario, waitForStatus } from './app.ts';
 
 test('the memory panel, open during the run, shows the memory the run saved', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'memory-claude-md');
-  await page.getByTestId('tab-memory').click();
+  await openTab(page, 'memory');
   await page.getByTestId('memory-panel').waitFor();
   await expect.poll(() => page.getByTestId('memory-empty').isVisible()).toBe(true);
   await page.getByTestId('btn-run').click();

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { allowConsoleErrors, expect, test } from './browser.ts';
-import { openApp, runToEnd, waitForStatus } from './app.ts';
+import { openApp, openTab, runToEnd, waitForStatus } from './app.ts';
 import { PICTURE_PNG, startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { freePort } from './servers.ts';
 import { runAnswering } from './safety-fixtures.ts';
@@ -39,7 +39,7 @@ const scenario = {
 const server = (page: Page, name: string) => page.locator(`[data-testid="mcp-server"][data-server="${name}"]`);
 
 async function addByUrl(page: Page, name: string, url: string): Promise<void> {
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   await page.getByTestId('mcp-url-name').fill(name);
   await page.getByTestId('mcp-url').fill(url);
   await page.getByTestId('mcp-add-url').click();
@@ -70,7 +70,7 @@ test('the loopback server added by URL: the model calls its tool, the call and i
   const card = page.locator('[data-testid="tool-call"][data-tool="mcp__lb__add"]').first();
   await expect.poll(() => card.getByTestId('tool-result').textContent()).toContain('5');
 
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   const call = page.locator('[data-testid="mcp-call"][data-tool="mcp__lb__add"]');
   await call.locator('summary').click();
   const request = JSON.parse((await call.getByTestId('mcp-raw-request').textContent()) ?? '');
@@ -95,7 +95,7 @@ test('a server added by URL is saved: after a reload it is listed, not connected
   await page.reload();
   await page.getByTestId('scenario-picker').waitFor();
   const seen = fixture.requests();
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   const saved = server(page, 'lb');
   await expect.poll(() => saved.getAttribute('data-status')).toBe('saved');
   expect(await saved.getByTestId('mcp-status').textContent()).toBe('saved · not connected');
@@ -104,7 +104,7 @@ test('a server added by URL is saved: after a reload it is listed, not connected
   // Nothing went out: a scenario loaded and the panel opened, and the server heard no request, nor was the SDK loaded.
   await page.getByTestId('import-file').setInputFiles({ name: 'mcp.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
   await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('mcp-loopback');
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   expect(fixture.requests()).toBe(seen);
   const sdkLoaded = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/browser-[\w-]+\.js$/.test(e.name)));
   expect(sdkLoaded).toBe(false);
@@ -134,11 +134,11 @@ test('a server added by URL is saved: after a reload it is listed, not connected
   await expect.poll(() => card.getByTestId('tool-result').textContent()).toContain('5');
 
   // Remove forgets it: gone now, and after a reload.
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   await server(page, 'lb').getByTestId('mcp-remove').click();
   await expect.poll(() => server(page, 'lb').count()).toBe(0);
   await page.reload();
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   await page.getByTestId('mcp-empty').waitFor();
   expect(await server(page, 'lb').count()).toBe(0);
 });
@@ -185,7 +185,7 @@ test('an in-page server written in the panel runs in the sandbox frame; a server
   // The refused connection to the server that is down, and the syntax error of the broken server's worker.
   allowConsoleErrors(page, /ERR_CONNECTION_REFUSED|Failed to fetch|SyntaxError|Unexpected end of input/);
   await openApp(page);
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   await page.getByTestId('mcp-empty').waitFor();
   await page.getByTestId('mcp-start').click();
   await expect.poll(() => server(page, 'notes').getAttribute('data-status'), { timeout: 30_000 }).toBe('connected');
@@ -215,7 +215,7 @@ test('the lesson: its .mcp.json server runs in the sandbox frame, add is called,
   expect(types).toEqual(expect.arrayContaining(['permission.prefilter', 'mcp.error', 'mcp.connect', 'mcp.tools', 'mcp.call']));
   const card = page.locator('[data-testid="tool-call"][data-tool="mcp__calc__add"]').first();
   await expect.poll(() => card.getByTestId('tool-result').textContent()).toContain('19 + 23 = 42');
-  await page.getByTestId('tab-mcp').click();
+  await openTab(page, 'mcp');
   await expect.poll(() => server(page, 'calc').getAttribute('data-status')).toBe('connected');
   // The stdio server is a config problem, not a server: it is in the errors, not the list.
   expect(await server(page, 'notes').count()).toBe(0);

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { openApp, selectScenario, waitForStatus } from './app.ts';
+import { openApp, openTab, selectScenario, waitForStatus } from './app.ts';
 
 async function openMemoryTab(page: Page): Promise<void> {
-  await page.getByTestId('tab-memory').click();
+  await openTab(page, 'memory');
   await page.getByTestId('memory-panel').waitFor();
 }
 

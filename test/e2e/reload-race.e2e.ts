@@ -5,12 +5,12 @@
  * session list waits for, so the window is as long as the test needs, not about a second.
  */
 import { expect, test } from './browser.ts';
-import { blurInputs, rows, rowTypes, runStatus, runToEnd, waitForRowCount } from './app.ts';
+import { blurInputs, openTab, rows, rowTypes, runStatus, runToEnd, waitForRowCount } from './app.ts';
 
 test('after a reload nothing can start until the last session is restored; then it is back, alone in its log', async ({ page }) => {
   await runToEnd(page, 'fix-a-bug');
   const eventCount = await rows(page).count();
-  await page.getByTestId('tab-sessions').click();
+  await openTab(page, 'sessions');
   await expect.poll(() => page.getByTestId('session-row').count()).toBe(1);
 
   // Hold the restore: the session list reads the storage estimate, which waits for the test.
@@ -46,7 +46,7 @@ test('after a reload nothing can start until the last session is restored; then 
   expect(await runStatus(page)).toBe('done');
   expect((await rowTypes(page)).filter((t) => t === 'run.start')).toHaveLength(1);
   expect(await page.getByTestId('scenario-picker').isDisabled()).toBe(false);
-  await page.getByTestId('tab-sessions').click();
+  await openTab(page, 'sessions');
   await expect.poll(() => page.getByTestId('session-row').count()).toBe(1);
 });
 
@@ -65,7 +65,7 @@ test('a lesson opened while the last session is restored waits for it, says so, 
   await page.reload();
   await page.getByTestId('restoring-banner').waitFor();
   // The click is kept, not dropped: the banner says what opens once the session is back.
-  await page.getByTestId('tab-course').click();
+  await openTab(page, 'course');
   await page.locator('[data-testid="course-lesson"][data-lesson="max-tokens-recovery"] button.open').click();
   await expect.poll(() => page.getByTestId('restoring-queued').textContent()).toContain('Max-tokens recovery');
 

@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { blurInputs, openApp, openSettings, rowTypes, runStatus, selectScenario, waitForStatus } from './app.ts';
+import { blurInputs, openApp, openSettings, openTab, rowTypes, runStatus, selectScenario, waitForStatus } from './app.ts';
 import { fileEntry, toolCalls } from './safety-fixtures.ts';
 
 test('ask-permission: Deny with a message → the tool_result says the user declined, nothing ran', async ({ page }) => {
@@ -122,7 +122,7 @@ test('pretooluse-hook-blocks: the hooks timeline shows the blocking PreToolUse h
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
 
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   const timeline = page.getByTestId('hooks-timeline');
   const blocking = timeline.locator('[data-testid="hook-row"][data-event="PreToolUse"][data-exit-code="2"]');
   expect(await blocking.count()).toBe(1);
@@ -221,7 +221,7 @@ test('audit export: one JSON line per permission decision, without any secret', 
   await selectScenario(page, 'deny-beats-allow');
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
-  await page.getByTestId('tab-scenario').click();
+  await openTab(page, 'scenario');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('btn-export-audit').click()]);
   const path = await download.path();
   const { readFileSync } = await import('node:fs');

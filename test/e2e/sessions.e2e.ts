@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { expect, test, watchConsole, expectNoConsoleErrors } from './browser.ts';
-import { fileViewerText, openApp, openSettings, rows, rowTypes, runStatus, runToEnd, selectScenario, stepOnce, waitForRowCount, waitForStatus } from './app.ts';
+import { fileViewerText, openApp, openSettings, openTab, rows, rowTypes, runStatus, runToEnd, selectScenario, stepOnce, waitForRowCount, waitForStatus } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
 const conversation = (page: Page) => page.getByTestId('conversation');
@@ -13,7 +13,7 @@ const messages = (page: Page) => conversation(page).getByTestId('msg');
 const sessionRows = (page: Page) => page.getByTestId('sessions-panel').getByTestId('session-row');
 
 async function openSessionsTab(page: Page): Promise<void> {
-  await page.getByTestId('tab-sessions').click();
+  await openTab(page, 'sessions');
   await page.getByTestId('sessions-panel').waitFor();
 }
 

@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { rowTypes, runToEnd, waitForStatus } from './app.ts';
+import { openTab, rowTypes, runToEnd, waitForStatus } from './app.ts';
 
 // Issue 19 §3: slash commands in the page's prompt box run in the harness (a `slash.command`
 // event in the event list), never reach the model, and a panel command opens its tab.
@@ -17,7 +17,7 @@ test('/compact in the prompt box summarises the conversation: a slash.command ro
 
 test('/hooks in the prompt box opens the Hooks tab and says so', async ({ page }) => {
   await runToEnd(page, 'fix-a-bug');
-  await page.getByTestId('tab-scenario').click();
+  await openTab(page, 'scenario');
   await page.getByTestId('prompt-input').fill('/hooks');
   await page.getByTestId('prompt-input').press('Enter');
   await expect.poll(() => page.getByTestId('tab-hooks').getAttribute('aria-selected'), { timeout: 45_000 }).toBe('true');

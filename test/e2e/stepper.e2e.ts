@@ -4,11 +4,11 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { activeNodes, openApp, rowTypes, rows, runStatus, selectScenario, waitForStatus } from './app.ts';
+import { activeNodes, openApp, openTab, rows, rowTypes, runStatus, selectScenario, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
 
 async function openStepperTab(page: Page): Promise<void> {
-  await page.getByTestId('tab-stepper').click();
+  await openTab(page, 'stepper');
   await page.getByTestId('breakpoints').waitFor();
 }
 

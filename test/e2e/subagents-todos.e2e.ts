@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { activeNodes, holdAtQuestions, openApp, rows, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { activeNodes, holdAtQuestions, openApp, openTab, rows, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 const position = async (page: Page) => Number(await page.getByTestId('cursor-status').getAttribute('data-position'));
 
@@ -71,7 +71,7 @@ test('the Todos panel follows the plan live and shows it as it was when stepped 
   await holdAtQuestions(page);
   await openApp(page);
   await selectScenario(page, 'plan-with-todos');
-  await page.getByTestId('tab-todos').click();
+  await openTab(page, 'todos');
   const panel = page.getByTestId('todo-panel');
   expect(await panel.textContent()).toContain('No todo list yet');
   const statuses = () => panel.getByTestId('todo-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));

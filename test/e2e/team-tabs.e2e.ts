@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { expect, test, watchConsole, expectNoConsoleErrors, unexpectedConsoleErrors } from './browser.ts';
 import { seriousViolations } from './axe.ts';
-import { openApp, selectScenario, waitForStatus } from './app.ts';
+import { openApp, openTab, selectScenario, waitForStatus } from './app.ts';
 
 const lane = (page: Page, name: string) => page.getByTestId('team-view').locator(`[data-testid="team-lane"][data-name="${name}"]`);
 const card = (page: Page, id: string) => page.getByTestId('task-board').locator(`[data-testid="task-card"][data-task="${id}"]`);
@@ -19,7 +19,7 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   await openApp(page);
   await selectScenario(page, 'team-other-tab');
   await page.getByTestId('btn-run').click();
-  await page.getByTestId('tab-team').click();
+  await openTab(page, 'team');
   await expect.poll(() => lane(page, 'carol').getAttribute('data-state'), { timeout: 30_000 }).toBe('idle');
   await expect.poll(() => page.getByTestId('team-where').first().textContent()).toContain('waiting for a tab');
   const link = page.getByTestId('team-join-link');
@@ -45,14 +45,14 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   // A: carol joined from B, her claim shows on the board at once, and her message crossed.
   await expect.poll(() => page.getByTestId('team-where').first().getAttribute('data-tab'), { timeout: 30_000 }).toMatch(/^tab-/);
   await expect.poll(() => page.getByTestId('team-message').allTextContents(), { timeout: 30_000 }).toContainEqual(expect.stringContaining('carol → lead'));
-  await page.getByTestId('tab-tasks').click();
+  await openTab(page, 'tasks');
   await expect.poll(() => card(page, '1').getAttribute('data-status')).toBe('in_progress');
   expect(await card(page, '1').textContent()).toContain('owner: carol');
 
   // B: the lead's thanks crossed the other way and carol read it there; A's count for her goes back to 0.
   await expect.poll(() => b.getByTestId('team-message').allTextContents(), { timeout: 30_000 }).toContainEqual(expect.stringContaining('lead → carol'));
   await expect.poll(() => b.getByTestId('event-row').and(b.locator('[data-type="mailbox.read"]')).count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
-  await page.getByTestId('tab-team').click();
+  await openTab(page, 'team');
   await expect
     .poll(() => lane(page, 'carol').getByTestId('team-unread').getAttribute('data-unread'), { timeout: 30_000 })
     .toBe('0')
@@ -75,10 +75,10 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   await waitForStatus(page, 'done');
   expect(await page.locator('[data-testid="event-row"][data-type="task.released"]').count()).toBe(1);
   expect(await page.locator('[data-testid="event-row"][data-type="team.ended"]').count()).toBe(1);
-  await page.getByTestId('tab-tasks').click();
+  await openTab(page, 'tasks');
   expect(await card(page, '1').getAttribute('data-status')).toBe('pending');
   expect(await card(page, '1').textContent()).not.toContain('owner:');
-  await page.getByTestId('tab-team').click();
+  await openTab(page, 'team');
   await page.screenshot({ path: `${SHOTS}/team-tabs-lead-after.png` });
   expect(await seriousViolations(page), 'team tab after').toEqual([]);
 });

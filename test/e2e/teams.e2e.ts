@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
 import { seriousViolations } from './axe.ts';
-import { openApp, rows, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, openTab, rows, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
 import { continueToNext } from './stepper-app.ts';
 
 const lanes = (page: Page) => page.getByTestId('team-view').getByTestId('team-lane');
@@ -21,7 +21,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await selectScenario(page, 'team-split-tasks');
     await page.getByTestId('btn-run').click();
     await waitForStatus(page, 'done');
-    await page.getByTestId('tab-team').click();
+    await openTab(page, 'team');
     await expect.poll(() => lanes(page).count()).toBe(3);
     expect(await lanes(page).evaluateAll((els) => els.map((e) => `${e.getAttribute('data-name')}:${e.getAttribute('data-state')}`))).toEqual(['lead:lead', 'alice:shut_down', 'bob:shut_down']);
     expect(await page.getByTestId('team-arrow').count()).toBe(5);
@@ -34,7 +34,7 @@ for (const scheme of ['light', 'dark'] as const) {
 test('a mailbox.* breakpoint stops at mailbox events of any agent; the Team view follows the stepped position', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'team-shutdown');
-  await page.getByTestId('tab-stepper').click();
+  await openTab(page, 'stepper');
   await page.getByTestId('breakpoints').waitFor();
   await page.getByTestId('bp-event-mailbox.*').check();
   const hit = page.getByTestId('breakpoint-hit');
@@ -56,7 +56,7 @@ test('a mailbox.* breakpoint stops at mailbox events of any agent; the Team view
   expect(await rows(page).count()).toBe(before + 1);
 
   // The Team view shows the stream as far as it has gone: alice and bob are up, mail is unread or read.
-  await page.getByTestId('tab-team').click();
+  await openTab(page, 'team');
   await expect.poll(() => lanes(page).count()).toBe(3);
   expect(await page.getByTestId('team-message').count()).toBe(await rows(page).and(page.locator('[data-type="mailbox.sent"]')).count());
 });

@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { rows, rowTypes, runStatus, selectScenario, waitForStatus } from './app.ts';
+import { openTab, rows, rowTypes, runStatus, selectScenario, waitForStatus } from './app.ts';
 import { fileEntry, hookedScenario, linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 
 const P = '/home/project';
@@ -35,7 +35,7 @@ test('a link that carries hooks asks for trust before anything runs; declining r
   expect(types.filter((t) => t.startsWith('hook.'))).toEqual([]);
   expect(await fileEntry(page, `${P}/hooked-session.txt`).count()).toBe(0);
   expect(await fileEntry(page, `${P}/hooked-pre.txt`).count()).toBe(0);
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   expect(await page.getByTestId('hooks-timeline').getByTestId('hook-row').count()).toBe(0);
   // The hooks stage of the call says there were none to run.
   const hooksStage = toolCalls(page).first().locator('[data-testid="stage"][data-stage="hooks"]');
@@ -50,7 +50,7 @@ test('trusting a link runs its hooks; the trust is remembered, and a changed lin
 
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   const hookRows = page.getByTestId('hooks-timeline').getByTestId('hook-row');
   await expect.poll(() => hookRows.count()).toBeGreaterThanOrEqual(2);
   expect(await page.getByTestId('hooks-timeline').locator('[data-testid="hook-row"][data-event="SessionStart"]').count()).toBe(1);
@@ -163,7 +163,7 @@ test('a trusted JS hook runs in a Worker and its decision shows in the timeline 
   expect(await decider.getAttribute('data-stage')).toBe('hooks');
   expect(await decider.getAttribute('data-decision')).toBe('deny');
   expect(await toolCalls(page).first().getByTestId('tool-result').textContent()).toContain('the JS hook says no');
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   const row = page.locator('[data-testid="hook-row"][data-event="PreToolUse"]');
   expect(await row.getAttribute('data-decision')).toBe('deny');
   expect(await row.textContent()).toContain('no-ls');

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
-import { openApp, rowTypes, selectScenario, waitForStatus } from './app.ts';
+import { openApp, openTab, rowTypes, selectScenario, waitForStatus } from './app.ts';
 import { seriousViolations } from './axe.ts';
 
 const USER_SETTINGS = '{ "permissions": { "deny": ["Glob"], "allow": ["Bash(git status)"] } }';
@@ -39,7 +39,7 @@ async function shots(page: Page): Promise<void> {
 test('the user scope survives a reload, applies to other scenarios, waits for trust, and clears', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await page.getByText('Paste a file').click();
   await page.getByTestId('claude-paste-path').fill('~/.claude/settings.json');
   await page.getByTestId('claude-paste-text').fill(USER_SETTINGS);
@@ -51,7 +51,7 @@ test('the user scope survives a reload, applies to other scenarios, waits for tr
 
   await page.reload();
   await page.getByTestId('scenario-picker').waitFor();
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await box(page).waitFor();
   expect(await box(page).textContent()).toContain('~/.claude/settings.json');
   await page.getByTestId('user-scope-untrusted').waitFor();
@@ -61,19 +61,19 @@ test('the user scope survives a reload, applies to other scenarios, waits for tr
   expect(types).toContain('permission.prefilter');
   expect(await page.getByTestId('event-list').locator('[data-type="permission.prefilter"]').innerText()).toMatch(/glob/);
 
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await page.getByTestId('btn-user-scope-trust').click();
   await expect.poll(() => box(page).getAttribute('data-trusted')).toBe('true');
   await page.reload();
   await page.getByTestId('scenario-picker').waitFor();
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await expect.poll(() => box(page).getAttribute('data-trusted')).toBe('true');
 
   await page.getByTestId('btn-user-scope-clear').click();
   await expect.poll(() => box(page).count()).toBe(0);
   await page.reload();
   await page.getByTestId('scenario-picker').waitFor();
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await page.getByTestId('claude-dir').waitFor();
   expect(await box(page).count()).toBe(0);
   await page.getByTestId('btn-reset').click();

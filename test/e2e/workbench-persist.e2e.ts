@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import { expect, test } from './browser.ts';
-import { fileEntry, fileViewerText, openApp, rowTypes, selectScenario, stepOnce, typeAtTopOfFile, waitForStatus } from './app.ts';
+import { fileEntry, fileViewerText, openApp, openTab, rowTypes, selectScenario, stepOnce, typeAtTopOfFile, waitForStatus } from './app.ts';
 import { linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 import { seriousViolations } from './axe.ts';
 import { replaceTodoCount } from './tools-editor.ts';
@@ -39,7 +39,7 @@ const shot = async (page: Page, name: string) => {
 test('a tool defined in the editor and a golden case are back after a reload, and the case still passes', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'custom-tool');
-  await page.getByTestId('tab-tools').click();
+  await openTab(page, 'tools');
   await defineTool(page);
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
@@ -54,7 +54,7 @@ test('a tool defined in the editor and a golden case are back after a reload, an
   await notice.waitFor();
   await expect.poll(() => notice.getByTestId('session-workbench').textContent()).toContain('1 custom tool, 1 golden case');
   expect(await page.getByTestId('scenario-picker').inputValue()).toBe('custom-tool');
-  await page.getByTestId('tab-tools').click();
+  await openTab(page, 'tools');
   await page.getByTestId('tool-item').filter({ hasText: 'todo_count' }).click();
   // The editor's tool, not the lesson's.
   expect(await page.getByTestId('tool-source').inputValue()).toBe(SOURCE);
@@ -113,7 +113,7 @@ test('a link\'s tools restored from a session stay untrusted: the question is as
   await page.getByTestId('trust-dialog').waitFor();
   expect(await page.getByTestId('trust-dialog').getByTestId('trust-tool').allTextContents()).toEqual(['shout (js)']);
   await page.getByTestId('btn-distrust').click();
-  await page.getByTestId('tab-tools').click();
+  await openTab(page, 'tools');
   await page.getByTestId('tools-untrusted').waitFor();
   expect(await page.getByTestId('tool-item').allTextContents()).toEqual(['shout']);
 });

@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
 import { expect, test } from './browser.ts';
-import { fileViewerText, holdAtQuestions, openApp, rows, rowTypes, selectScenario } from './app.ts';
+import { fileViewerText, holdAtQuestions, openApp, openTab, rows, rowTypes, selectScenario } from './app.ts';
 
 
 
@@ -25,6 +25,7 @@ async function heldAtConflict(page: Page): Promise<void> {
 test('the merge view shows the overlap, and taking the agent\'s version updates the Files panel', async ({ page }) => {
   await heldAtConflict(page);
   expect(await rows(page).last().getAttribute('data-type')).toBe('workspace.conflict');
+  await page.getByTestId('ws-build').click();
   expect(await page.getByTestId('merge-count').textContent()).toBe('1');
 
   // Reached from the second subagent's lane.
@@ -72,7 +73,7 @@ for (const scheme of ['light', 'dark'] as const) {
   test(`axe-core: the merge view with a conflict and an open edit has no serious violations (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await heldAtConflict(page);
-    await page.getByTestId('tab-merge').click();
+    await openTab(page, 'merge');
     const conflict = page.getByTestId('merge-conflict');
     await conflict.waitFor();
     expect(await seriousViolations(page, '[data-testid="merge-view"]'), 'with the conflict').toEqual([]);
@@ -99,7 +100,7 @@ async function heldAtGitConflict(page: Page): Promise<void> {
 test('git-backed workspaces: the merge view names each branch, its commit, the merge commit and the merge in progress', async ({ page }) => {
   await heldAtGitConflict(page);
   expect(await rows(page).last().getAttribute('data-type')).toBe('workspace.conflict');
-  await page.getByTestId('tab-merge').click();
+  await openTab(page, 'merge');
   const view = page.getByTestId('merge-view');
   await view.waitFor();
   const branches = view.getByTestId('merge-branch');
@@ -119,7 +120,7 @@ test('git-backed workspaces: the merge view names each branch, its commit, the m
     expect(await seriousViolations(page, '[data-testid="merge-view"]'), scheme).toEqual([]);
     for (const [w, h] of [[1440, 900], [390, 844]] as const) {
       await page.setViewportSize({ width: w, height: h });
-      await page.getByTestId('tab-merge').click();
+      await openTab(page, 'merge');
       await view.waitFor();
       await page.screenshot({ path: `${SHOTS}/merge-git-${scheme}-${w}.png` });
     }

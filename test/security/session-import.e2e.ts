@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, test } from '../e2e/browser.ts';
-import { openApp, rowTypes, selectScenario } from '../e2e/app.ts';
+import { openApp, rowTypes, selectScenario, openTab } from '../e2e/app.ts';
 import { exportSessionJsonl, type SessionLogEvent } from '../../src/harness/session/index.ts';
 
 const meta = { seq: 1, ts: 1, agentId: 'main', turn: 0 };
@@ -28,7 +28,7 @@ function evilSession(extra: SessionLogEvent[] = []): string {
 const sessionRows = (page: Page) => page.getByTestId('sessions-panel').getByTestId('session-row');
 
 async function importFile(page: Page, name: string, text: string): Promise<void> {
-  await page.getByTestId('tab-sessions').click();
+  await openTab(page, 'sessions');
   await page.getByTestId('sessions-panel').waitFor();
   await page.getByTestId('session-import').setInputFiles({ name, mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
 }

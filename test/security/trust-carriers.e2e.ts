@@ -6,7 +6,7 @@
  * with its URL and header names (never the value); trusting the import does not trust the user scope.
  */
 import { expect, test } from '../e2e/browser.ts';
-import { openApp, selectScenario } from '../e2e/app.ts';
+import { openApp, selectScenario, openTab } from '../e2e/app.ts';
 import { linkPath, openAt } from '../e2e/safety-fixtures.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
 
@@ -53,7 +53,7 @@ test('a link carrying .claude/ and .mcp.json: the dialog shows every hook under 
 test('a Workbench import with project and user hooks: the dialog lists the project hook; trusting it leaves the user scope untrusted', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');
-  await page.getByTestId('tab-workbench').click();
+  await openTab(page, 'workbench');
   await page.getByText('Paste a file').click();
   const paste = async (path: string, text: string) => {
     await page.getByTestId('claude-paste-path').fill(path);
@@ -90,7 +90,7 @@ test('an untrusted link\'s custom tool cannot be run from the panel\'s "Run test
   await page.getByTestId('trust-dialog').waitFor();
   expect(await page.getByTestId('trust-tool-body').textContent()).toContain("files.write('pwned.txt'");
   await page.getByTestId('btn-distrust').click();
-  await page.getByTestId('tab-tools').click();
+  await openTab(page, 'tools');
   await page.getByTestId('tools-untrusted').waitFor();
   await page.getByTestId('tool-item').first().click();
   await expect.poll(() => page.getByTestId('btn-test-tool').isDisabled()).toBe(true);

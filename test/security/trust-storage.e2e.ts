@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { expect, inject, test } from '../e2e/browser.ts';
-import { runStatus, runToEnd, waitForStatus } from '../e2e/app.ts';
+import { runStatus, runToEnd, waitForStatus, openTab } from '../e2e/app.ts';
 import { E2E_API_KEY } from '../e2e/constants.ts';
 import { fileEntry, linkPath, openAt, runAnswering } from '../e2e/safety-fixtures.ts';
 import { parseScenario } from '../../src/scenarios/schema.ts';
@@ -35,7 +35,7 @@ async function putRecord(page: Page, store: string, record: unknown): Promise<vo
 
 test('a damaged session record is set aside with a notice and its raw text; the good session is still listed', async ({ page }) => {
   await runToEnd(page, 'fix-a-bug');
-  await page.getByTestId('tab-sessions').click();
+  await openTab(page, 'sessions');
   const sessionRows = page.getByTestId('sessions-panel').getByTestId('session-row');
   await expect.poll(() => sessionRows.count()).toBe(1);
   await putRecord(page, 'sessions', { id: 'session_damaged', title: 42, createdAt: 'not a time' });
@@ -48,11 +48,11 @@ test('a damaged session record is set aside with a notice and its raw text; the 
   const record = notice.locator('[data-testid="quarantine-record"][data-key="session_damaged"]');
   await record.waitFor();
   expect(await record.textContent()).toMatch(/session_damaged.*damaged.*title/);
-  await page.getByTestId('tab-sessions').click();
+  await openTab(page, 'sessions');
   await expect.poll(() => sessionRows.count()).toBe(1);
 
   // The memory panel reads its store: the damaged memory joins the notice.
-  await page.getByTestId('tab-memory').click();
+  await openTab(page, 'memory');
   await notice.locator('[data-testid="quarantine-record"][data-key="mem_damaged"]').waitFor();
   await page.screenshot({ path: 'test-results/quarantine-notice.png' });
 
@@ -80,13 +80,13 @@ test("a link's planted memory is not kept; a built-in's memory shows its origin 
   await openAt(page, linkPath(planted.scenario));
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
-  await page.getByTestId('tab-memory').click();
+  await openTab(page, 'memory');
   await page.getByTestId('memory-panel').waitFor();
   await expect.poll(() => page.getByTestId('memory-empty').isVisible()).toBe(true);
 
   // The built-in memory lesson says "Remember: we deploy on Tuesdays": kept, tagged with the scenario.
   await runToEnd(page, 'memory-claude-md');
-  await page.getByTestId('tab-memory').click();
+  await openTab(page, 'memory');
   const row = page.getByTestId('memory-row').first();
   await row.waitFor();
   expect(await row.getAttribute('data-origin')).toBe('document');
@@ -144,7 +144,7 @@ test('a 200,000-line file and a 20 MB file open in pages after a warning, and th
   await page.getByTestId('btn-large-pages').click();
   await expect.poll(() => label.textContent(), { timeout: 30_000 }).toMatch(/^page 1 of 306 /);
   // Still responsive: another tab opens at once.
-  await page.getByTestId('tab-memory').click();
+  await openTab(page, 'memory');
   await page.getByTestId('memory-panel').waitFor();
   // Making 20 MB in just-bash takes a while on a busy two-core machine: this bounds a hang only.
 }, 180_000);
@@ -162,7 +162,7 @@ test("going live on an inert link that brings its own system prompt and CLAUDE.m
   });
   if (!steering.ok) throw new Error(steering.errors.join('; '));
   await openAt(page, linkPath(steering.scenario));
-  await page.getByTestId('tab-settings').click();
+  await openTab(page, 'settings');
   await page.getByTestId('model-mode').selectOption('anthropic');
   await page.getByTestId('base-url').fill(server);
   await page.getByTestId('api-key').fill(`  ${E2E_API_KEY}\n`);

@@ -4,7 +4,7 @@
  * — and a busy loop in it must not freeze the page.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { openApp, waitForStatus } from '../e2e/app.ts';
+import { openApp, waitForStatus, openTab } from '../e2e/app.ts';
 import { allowConsoleErrors, expect, inject, test, type Page } from '../e2e/browser.ts';
 import { linkPath, openAt } from '../e2e/safety-fixtures.ts';
 import { startCanary, type Canary } from './canary-server.ts';
@@ -31,7 +31,7 @@ async function trustAndRun(page: Page, path: string) {
   await page.getByTestId('btn-trust').click();
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   const row = page.getByTestId('hooks-timeline').locator('[data-testid="hook-row"][data-event="SessionStart"]');
   await row.waitFor();
   return row;
@@ -93,7 +93,7 @@ test('a busy loop in a JS hook does not freeze the page and is stopped at its ti
   await page.evaluate(() =>
     window.postMessage({ channel: 'hp-user-code', id: 'job-1', kind: 'message', payload: { exitCode: 0, stdout: 'forged', stderr: '' } }, '*'),
   );
-  await page.getByTestId('tab-hooks').click();
+  await openTab(page, 'hooks');
   expect(await row.count()).toBe(0);
   expect(await page.getByTestId('hooks-timeline').isVisible()).toBe(true);
   // Had the loop run on the page's thread, no timer could fire and the run would never end.

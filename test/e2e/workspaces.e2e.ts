@@ -1,0 +1,136 @@
+/**
+ * Workspaces (issue 24 §2): Learn, Inspect, Build and Team each lay the page out for one job. At
+ * 1440×900 and 1024×768 what the job needs is visible and inside the first screen; the header's
+ * switch and the keys 1–4 change it (not while typing), and it is remembered after a reload and
+ * carried by a link (`?ws=`). With HP_SHOTS=<dir> set, each layout is also saved as a screenshot.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { expect, test } from './browser.ts';
+import { blurInputs, openApp, openTab, rows, selectScenario, waitForStatus } from './app.ts';
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 768 },
+] as const;
+
+/** What each workspace shows inside the first screen, and what it leaves out. */
+const LAYOUT = {
+  learn: { shown: ['conversation', 'loop-diagram', 'event-stream'], hidden: ['tab-context', 'tab-workbench', 'tab-team'] },
+  inspect: { shown: ['event-stream', 'context-panel', 'tab-hooks', 'tab-memory', 'tab-sessions'], hidden: ['loop-diagram', 'files-panel', 'tab-scenario'] },
+  build: { shown: ['files-panel', 'tab-workbench', 'tab-tools', 'tab-mcp', 'tab-settings', 'tab-merge'], hidden: ['loop-diagram', 'tab-context'] },
+  team: { shown: ['team-view', 'agent-lanes', 'tab-todos', 'tab-tasks'], hidden: ['loop-diagram', 'files-panel', 'tab-workbench'] },
+} as const;
+
+type Space = keyof typeof LAYOUT;
+const SPACES = Object.keys(LAYOUT) as Space[];
+
+const current = (page: Page) => page.getByTestId('workspace').getAttribute('data-ws');
+
+/** The element is on screen: visible, and its box inside the viewport (nothing needed scrolls away). */
+async function inFirstScreen(page: Page, testId: string, size: { width: number; height: number }): Promise<string | null> {
+  const el = page.getByTestId(testId).first();
+  if (!(await el.isVisible())) return `${testId} is not visible`;
+  const box = await el.boundingBox();
+  if (!box) return `${testId} has no box`;
+  if (box.y < 0 || box.x < 0 || box.y + Math.min(box.height, 120) > size.height || box.x + Math.min(box.width, 120) > size.width)
+    return `${testId} lies outside the first screen: ${JSON.stringify(box)}`;
+  return null;
+}
+
+for (const size of SIZES) {
+  test(`each workspace shows what its job needs in the first screen at ${size.width}×${size.height}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await openApp(page);
+    await selectScenario(page, 'fix-a-bug');
+    await page.getByTestId('btn-run').click();
+    await waitForStatus(page, 'done');
+    // An event is selected, so Inspect shows it beside its panels.
+    await rows(page).first().click();
+    for (const space of SPACES) {
+      await page.getByTestId(`ws-${space}`).click();
+      await expect.poll(() => current(page)).toBe(space);
+      expect(await page.getByTestId(`ws-${space}`).getAttribute('aria-pressed')).toBe('true');
+      // Polled: a lazily loaded panel (the Team view, the Context panel) appears a moment after the switch.
+      const problems = async () => (await Promise.all(LAYOUT[space].shown.map((id) => inFirstScreen(page, id, size)))).filter(Boolean);
+      await expect.poll(problems, { message: `${space} at ${size.width}` }).toEqual([]);
+      for (const id of LAYOUT[space].hidden) expect(await page.getByTestId(id).first().isVisible(), `${id} hidden in ${space}`).toBe(false);
+      // No row of more than eight tabs.
+      expect(await page.locator('[role="tablist"][aria-label$=" panels"] [role="tab"]').count()).toBeLessThanOrEqual(8);
+      if (process.env.HP_SHOTS) {
+        mkdirSync(process.env.HP_SHOTS, { recursive: true });
+        await page.screenshot({ path: `${process.env.HP_SHOTS}/${space}-${size.width}x${size.height}.png` });
+      }
+    }
+  });
+}
+
+test('Team without a team or subagents says so', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'fix-a-bug');
+  await page.getByTestId('ws-team').click();
+  await expect.poll(() => page.getByTestId('team-view').textContent()).toContain('No teammates in this run');
+  expect(await page.getByTestId('team-lane').count()).toBe(0);
+  expect(await page.getByTestId('agent-lanes-empty').isVisible()).toBe(true);
+});
+
+test('Team draws a lane for the main agent and each subagent', async ({ page }) => {
+  await openApp(page);
+  await selectScenario(page, 'delegate-parallel-subagents');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  await page.keyboard.press('4');
+  await expect.poll(() => page.getByTestId('agent-lane').count()).toBe(3);
+  expect(await page.getByTestId('agent-lane').first().getAttribute('data-agent')).toBe('main');
+  expect(await page.getByTestId('agent-lanes').isVisible()).toBe(true);
+});
+
+test('keys 1–4 switch the workspace, except while typing', async ({ page }) => {
+  await openApp(page);
+  await blurInputs(page);
+  await page.keyboard.press('3');
+  await expect.poll(() => current(page)).toBe('build');
+  await page.keyboard.press('2');
+  await expect.poll(() => current(page)).toBe('inspect');
+  await page.keyboard.press('4');
+  await expect.poll(() => current(page)).toBe('team');
+  await page.keyboard.press('1');
+  await expect.poll(() => current(page)).toBe('learn');
+  // Typing a 3 in the prompt is a 3, not a switch.
+  const input = page.getByTestId('event-filter');
+  await input.click();
+  await page.keyboard.type('3');
+  expect(await input.inputValue()).toContain('3');
+  expect(await current(page)).toBe('learn');
+});
+
+test('the workspace is remembered after a reload, and a ?ws= link wins over it', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('ws-build').click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('ws')).toBe('build');
+  expect(await page.evaluate(() => localStorage.getItem('hp.workspace'))).toBe('build');
+  await page.goto(new URL(page.url()).origin + '/');
+  await page.getByTestId('scenario-picker').waitFor();
+  expect(await current(page)).toBe('build');
+  await openApp(page, '/?ws=team');
+  expect(await current(page)).toBe('team');
+  await openApp(page, '/?ws=nonsense');
+  // An unknown name falls back to the remembered one (team, just stored by the link).
+  expect(await current(page)).toBe('team');
+});
+
+test("the scenario's share link carries the workspace, and opening a tab switches to its workspace", async ({ page }) => {
+  await openApp(page, '/?ws=learn');
+  await openTab(page, 'scenario');
+  await page.getByTestId('btn-copy-link').click();
+  const url = new URL(await page.getByTestId('link-url').inputValue());
+  expect(url.searchParams.get('ws')).toBe('learn');
+  expect(url.hash.startsWith('#s=')).toBe(true);
+  await openTab(page, 'hooks');
+  expect(await current(page)).toBe('inspect');
+  await openTab(page, 'mcp');
+  expect(await current(page)).toBe('build');
+  // Each workspace keeps the tab it had open.
+  await page.getByTestId('ws-inspect').click();
+  expect(await page.getByTestId('tab-hooks').getAttribute('aria-selected')).toBe('true');
+});
