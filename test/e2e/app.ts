@@ -138,7 +138,16 @@ export async function openSettings(page: Page): Promise<void> {
   await status.waitFor();
 }
 
-/** Visible text of the file viewer: Monaco's rendered lines, or the plain <pre> while it loads. */
+/**
+ * Bring the Files panel on screen: Learn and Build show it; Inspect and Team do not (their width
+ * goes to the panels beside the selected event, and to the agents' lanes).
+ */
+export async function showFiles(page: Page): Promise<void> {
+  if (await page.getByTestId('file-tree').isVisible()) return;
+  await page.getByTestId('ws-build').click();
+  await page.getByTestId('file-tree').waitFor();
+}
+
 /** A file or folder row of the Files panel's tree, by absolute path. */
 export function fileEntry(page: Page, path: string): Locator {
   return page.getByTestId('file-tree').locator(`[data-testid="file-entry"][data-path="${path}"]`);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { expect, test, watchConsole, expectNoConsoleErrors } from './browser.ts';
-import { fileViewerText, openApp, openSettings, openTab, rows, rowTypes, runStatus, runToEnd, selectScenario, stepOnce, waitForRowCount, waitForStatus } from './app.ts';
+import { fileViewerText, openApp, openSettings, openTab, rows, rowTypes, runStatus, runToEnd, selectScenario, showFiles, stepOnce, waitForRowCount, waitForStatus } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
 const conversation = (page: Page) => page.getByTestId('conversation');
@@ -19,6 +19,7 @@ async function openSessionsTab(page: Page): Promise<void> {
 
 /** Open a file of the sandbox in the viewer and return its text once it contains `expected`. */
 async function fileText(page: Page, path: string, expected: string): Promise<string> {
+  await showFiles(page);
   await page.getByTestId('file-tree').locator(`[data-testid="file-entry"][data-path="${path}"]`).click();
   await page.getByTestId('file-viewer').waitFor();
   await expect.poll(() => fileViewerText(page), { timeout: 30_000 }).toContain(expected);

@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { openTab, rows, rowTypes, runStatus, selectScenario, waitForStatus } from './app.ts';
+import { openTab, rows, rowTypes, runStatus, selectScenario, showFiles, waitForStatus } from './app.ts';
 import { fileEntry, hookedScenario, linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 
 const P = '/home/project';
@@ -55,6 +55,7 @@ test('trusting a link runs its hooks; the trust is remembered, and a changed lin
   await expect.poll(() => hookRows.count()).toBeGreaterThanOrEqual(2);
   expect(await page.getByTestId('hooks-timeline').locator('[data-testid="hook-row"][data-event="SessionStart"]').count()).toBe(1);
   expect(await page.getByTestId('hooks-timeline').locator('[data-testid="hook-row"][data-event="PreToolUse"]').count()).toBe(1);
+  await showFiles(page);
   await fileEntry(page, `${P}/hooked-session.txt`).waitFor();
   await fileEntry(page, `${P}/hooked-pre.txt`).waitFor();
 

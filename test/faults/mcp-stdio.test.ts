@@ -135,7 +135,7 @@ describe('headless: stdio MCP servers', { timeout: 120_000 }, () => {
   });
 });
 
-describe('Stop (Ctrl-C) with a stdio call pending', () => {
+describe('Stop (Ctrl-C) with a stdio call pending', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await buildFaultsCli();
   }, 120_000);
