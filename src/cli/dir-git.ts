@@ -8,7 +8,7 @@
  * Code sees it on disk (and start-up pays for no repository nobody asked for).
  *
  * The sandbox's file port takes text only, so the bytes travel as base64 through the sandbox's own
- * shell (`base64 -d` from a here-document), a few hundred kilobytes per command. Nothing under
+ * shell (`base64 -d` from here-documents, a large file as several appends), under a megabyte per command. Nothing under
  * `.git` is ever written back to the folder (see `writeBack`).
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
@@ -19,8 +19,14 @@ import type { Sandbox } from '../harness/ports.ts';
 export const DEFAULT_MAX_GIT_BYTES = 20_000_000;
 /** Past this many files under `.git` likewise (each is one here-document in the sandbox). */
 export const DEFAULT_MAX_GIT_FILES = 5_000;
-/** Base64 per sandbox command when copying. */
-const CHUNK_CHARS = 512_000;
+/**
+ * Bytes per here-document: a multiple of 3, so each piece's base64 decodes alone, and small
+ * enough that one command stays well under the sandbox shell's input limit (1,000,000 bytes in
+ * just-bash) — a pack file of several megabytes goes in as several appends.
+ */
+const PIECE_BYTES = 300_000;
+/** The most script text per sandbox command. */
+const SCRIPT_CHARS = 800_000;
 
 export type DirGit =
   | { kind: 'copy'; files: { path: string; bytes: Buffer }[]; totalBytes: number }
@@ -84,9 +90,14 @@ export async function copyGitIntoSandbox(sandbox: Sandbox, files: readonly { pat
     if (r.exitCode !== 0) throw new Error(`copying .git into the sandbox failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`);
   };
   for (const f of files) {
-    // A here-document's terminator cannot occur in base64 (no underscores).
-    script += `base64 -d > ${quote(f.path)} <<'__HP_GIT__'\n${f.bytes.toString('base64')}\n__HP_GIT__\n`;
-    if (script.length > CHUNK_CHARS) await flush();
+    const pieces = Math.max(1, Math.ceil(f.bytes.length / PIECE_BYTES));
+    for (let i = 0; i < pieces; i++) {
+      const b64 = f.bytes.subarray(i * PIECE_BYTES, (i + 1) * PIECE_BYTES).toString('base64');
+      // A here-document's terminator cannot occur in base64 (no underscores).
+      const piece = `base64 -d ${i === 0 ? '>' : '>>'} ${quote(f.path)} <<'__HP_GIT__'\n${b64}\n__HP_GIT__\n`;
+      if (script.length + piece.length > SCRIPT_CHARS) await flush();
+      script += piece;
+    }
   }
   await flush();
 }

@@ -5,6 +5,7 @@
  * stderr; nothing under `.git` is ever written back.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,33 @@ describe('--dir and git', { timeout: 90_000 }, () => {
       expect(status.stdout.trim()).toBe('M app.js');
       const diff = await sandbox.exec('git diff');
       expect(diff.stdout).toContain('+console.log(2);');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it('a pack file larger than one sandbox command (several MB) goes in as several appends, byte for byte', async () => {
+    const dir = repo();
+    // Random bytes do not compress: the pack holds ~2.5 MB, ~3.4 MB of base64, past the shell's 1 MB input.
+    writeFileSync(join(dir, 'blob.bin'), randomBytes(2_500_000));
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'third: a blob');
+    git(dir, 'gc', '-q');
+    const found = await readDirGit(dir);
+    if (found.kind !== 'copy') throw new Error(`expected a copy, got ${found.kind}`);
+    const pack = found.files.find((f) => f.path.endsWith('.pack'))!;
+    expect(pack.bytes.length).toBeGreaterThan(2_000_000);
+    const sandbox = await createJustBashSandbox();
+    try {
+      await copyGitIntoSandbox(sandbox, found.files);
+      const size = await sandbox.exec(`wc -c < '${pack.path}'`);
+      expect(Number(size.stdout.trim())).toBe(pack.bytes.length);
+      const log = await sandbox.exec('git log --oneline');
+      expect(log.exitCode).toBe(0);
+      expect(log.stdout).toMatch(/third: a blob/);
+      // A pack ends with its SHA-1 trailer: the last appended piece landed in place.
+      const tail = await sandbox.exec(`tail -c 20 '${pack.path}' | base64`);
+      expect(tail.stdout.replace(/\s/g, '')).toBe(pack.bytes.subarray(-20).toString('base64'));
     } finally {
       await sandbox.dispose();
     }
