@@ -5,10 +5,10 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * End-to-end tests: the built app (`vite preview` of dist/) driven by Debian's Chromium through
- * playwright-core. Two files at a time, each with its own Chromium and a fresh profile: on the
- * 2-core machines running this, a page spends much of its time waiting (on the sandbox, on
- * IndexedDB, on the other process), so two overlap well. The preview and fake-API servers are
- * stateless and shared.
+ * playwright-core. One file at a time: on the 2-core machines running this, two files side by side
+ * (each with its own Chromium) measured no faster — each file took about twice as long (CI run of
+ * 2026-12-04: 1,066 s for the phase with two, custom-tools.e2e 47 s vs 21 s alone) — and a loaded
+ * page is where waits run closest to their bounds.
  */
 export default defineConfig({
   root: repoRoot,
@@ -16,8 +16,8 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.ts', 'test/security/**/*.e2e.ts'],
     environment: 'node',
     globalSetup: ['test/e2e/global-setup.ts'],
-    fileParallelism: true,
-    maxWorkers: 2,
+    fileParallelism: false,
+    maxWorkers: 1,
     // Generous: a cold Chromium plus a lazily loaded sandbox chunk on a busy 2-core machine.
     // Tests wait for states, never for time, so this only bounds a hang.
     testTimeout: 60_000,
