@@ -178,6 +178,8 @@ type EventBody =
       /** Why it fired or did not, in words. */
       reason: string;
       changes: CompactionChange[];
+      /** Collapse only: the model calls that wrote this call's new summaries (priced as `collapse_summary`). */
+      summaryCalls?: CollapseSummaryCall[];
     }
   | {
       /** Cache numbers of one model call and what broke the prefix, if anything. */
@@ -551,6 +553,13 @@ export type CompactionChange =
   | { kind: 'history_summarised'; removed: number; kept: number; summary: string }
   /** Microcompact's queued trims, held back because the prompt cache is healthy. */
   | { kind: 'trims_deferred'; toolUseIds: string[] };
+
+/**
+ * One no-tools model call that wrote the summary of a new collapse range (`context/collapse-model.ts`).
+ * `fallback` says why its reply was not used (failed, aborted, empty, oversized): the deterministic
+ * summary stands in. `usage` is what the API reported (null when nothing was).
+ */
+export type CollapseSummaryCall = { from: number; to: number; model: string; usage: Usage | null; fallback?: string };
 
 /** What changed between two consecutive requests that broke the cached prefix. */
 export type CacheBreak = {

@@ -30,7 +30,7 @@ import { loadCommands } from '../harness/commands/index.ts';
 import { documentKey } from '../harness/trust/index.ts';
 import { memoryStoreForRun, type RunDocument } from './memory-policy.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
-import { deterministicSummarizer, parseContextSettings } from '../harness/context/index.ts';
+import { deterministicSummarizer, modelCollapseSummarizer, parseContextSettings } from '../harness/context/index.ts';
 import { deferredToolNames } from '../harness/index.ts';
 import type { ContextState } from '../harness/context/index.ts';
 import type { ContextSettingsInput } from '../harness/context/index.ts';
@@ -280,8 +280,10 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       ...(opts.askPermission ? { prompt: opts.askPermission } : {}),
       ...(opts.sessionGrants ? { sessionGrants: opts.sessionGrants } : {}),
       ...(hooks ? { hooks } : {}),
-      ...(opts.model ? {} : { summarize: deterministicSummarizer }),
+      ...(opts.model ? { collapseSummarize: modelCollapseSummarizer(opts.model, { model: modelId }) } : { summarize: deterministicSummarizer }),
       ...(opts.context || scenario.settings.context ? { context: { ...scenario.settings.context, ...opts.context } as ContextSettingsInput } : {}),
+      // Children defer the same tools as the parent (their own core tools plus tool_search).
+      ...((opts.deferTools ?? scenario.settings.deferTools) ? { deferTools: true } : {}),
     },
     // Teams: teammates' models come from the same place as subagents' (model.agents keyed by name);
     // `isolation: overlay` teammates get isolated workspaces.
@@ -361,7 +363,8 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
       : {}),
     ...(opts.memoryByModel && opts.model && opts.memoryStore && memoryWritable(opts) ? { memoryModel: { client: opts.model, model: modelId } } : {}),
     // A scripted model has no turn to spare for a summary: summarise without a model.
-    ...(opts.model ? {} : { summarize: deterministicSummarizer }),
+    // A live one also writes collapse summaries (collapse.summarizer, context/collapse-model.ts).
+    ...(opts.model ? { collapseSummarize: modelCollapseSummarizer(opts.model, { model: modelId }) } : { summarize: deterministicSummarizer }),
   };
   const chosen = resolveMode(merged, opts.mode);
   return {

@@ -2,7 +2,8 @@
  * A cheap, deterministic summariser for context collapse: one line per action, built from the
  * tool calls and their results ("read src/a.ts (120 lines)", "ran `npm test` (exit 1)"), plus the
  * person's own words. No model call, so the same history always gives the same summary (and the
- * same cached prefix). A model-written summary can replace it later.
+ * same cached prefix). Live runs ask a model for the summary instead (`collapse-model.ts`) and
+ * fall back to this one when that call fails.
  */
 import type { Message, ToolResultBlock, ToolUseBlock } from '../messages.ts';
 import { blocksOf } from '../messages.ts';
@@ -46,7 +47,7 @@ export function describeCall(use: ToolUseBlock, result: ToolResultBlock | undefi
 }
 
 /** Where a finding came from: the call's short label (`read src/a.ts`). */
-function callLabel(use: ToolUseBlock | undefined): string {
+export function callLabel(use: ToolUseBlock | undefined): string {
   if (!use) return 'a tool';
   const target = str(use.input, 'file_path') ?? str(use.input, 'path') ?? str(use.input, 'command') ?? str(use.input, 'pattern');
   return target ? `${use.name} ${clip(target, 60)}` : use.name;

@@ -19,5 +19,8 @@ export type { EstimateComparison, PartTokens } from './tokens.ts';
 export { buildCompactRequest, compactInstructions, renderTranscript, COMPACT_SECTIONS, COMPACT_SYSTEM } from './compact-prompt.ts';
 export { modelSummarizer, deterministicSummarizer } from './summarizer.ts';
 export type { Summarize, SummaryResult, SummarizeInfo } from './summarizer.ts';
+export { modelCollapseSummarizer } from './collapse-model.ts';
+export type { CollapseSummarize, CollapseSummaryResult } from './collapse-model.ts';
+export { buildCollapseRequest } from './collapse-prompt.ts';
 export { readToolResultTool, storedResultsOf } from './read-tool-result-tool.ts';
 export type { StoredResultsReader } from './read-tool-result-tool.ts';

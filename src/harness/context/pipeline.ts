@@ -14,6 +14,7 @@ import { hash53 } from './hash.ts';
 import { toolNamesById } from './history-shape.ts';
 import { autoCompactLayer } from './layer-auto-compact.ts';
 import { budgetLayer } from './layer-budget.ts';
+import { writeCollapseSummaries, type CollapseSummarize } from './collapse-model.ts';
 import { collapsedHeader, collapseLayer, projectCollapses, validCollapses } from './layer-collapse.ts';
 import { microcompactLayer } from './layer-microcompact.ts';
 import { snipLayer } from './layer-snip.ts';
@@ -46,6 +47,11 @@ export type PrepareContextArgs = {
   toolCaps?: Record<string, number>;
   /** Writes the auto-compact summary; without it auto-compact cannot fire. */
   summarize?: Summarize;
+  /**
+   * Writes new collapse summaries with a model (`collapse.summarizer: 'model'`); absent (scripted
+   * runs, tests, benches): the deterministic summary.
+   */
+  collapseSummarize?: CollapseSummarize;
   signal?: AbortSignal;
   /** Clock time of this call (for the cache TTL rule); omit to skip that rule. */
   now?: number;
@@ -167,8 +173,12 @@ export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<
   adopt(m);
   yield m.event;
 
-  // 4. Collapse (projection only)
-  const c = collapseLayer(base());
+  // 4. Collapse (projection only); a new range's summary written by the model when the run has one.
+  const c0 = collapseLayer(base());
+  const c =
+    args.collapseSummarize && settings.collapse.summarizer === 'model'
+      ? await writeCollapseSummaries({ messages: truth, out: c0, summarize: args.collapseSummarize, findings: settings.collapse.findings, signal, tokensOf })
+      : c0;
   state = c.state;
   let projected = c.messages;
   const collapseIsNew = c.event.changes.some((x) => x.kind === 'range_collapsed' && x.isNew);

@@ -86,6 +86,14 @@ export const contextSettingsSchema = z.object({
       /** Summaries carry the findings of the collapsed outputs (values, locations, errors, decisions), not only the actions. */
       findings: z.boolean().default(true),
       /**
+       * Who writes a new range's summary. `model`: a separate no-tools call to the run's model, when
+       * the run has a real model client (live page runs, headless runs with a key; `collapse-model.ts`),
+       * with the findings in its prompt; the deterministic summary when the call fails, is aborted or
+       * its reply is empty or oversized. Scripted runs have no turn to spare and always use the
+       * deterministic summary, so replays project identically. `deterministic`: never call a model.
+       */
+      summarizer: z.enum(['model', 'deterministic']).default('model'),
+      /**
        * Ranges to collapse always, by message index in the stored history (a scenario can author
        * them). `from` must be an assistant message and `to` a user message.
        */

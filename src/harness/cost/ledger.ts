@@ -32,17 +32,18 @@ export type AgentCostLine = {
   totalUsd: number;
 };
 /**
- * A model call that is not an agent's turn, priced as its own line: today the memory-extraction
- * call after an exchange (`memory.extracted` with `call`). It counts in its agent's total.
+ * A model call that is not an agent's turn, priced as its own line: the memory-extraction call
+ * after an exchange (`memory.extracted` with `call`) and the call that writes a collapse summary
+ * (`compaction.layer` with `summaryCalls`). It counts in its agent's total.
  */
-export type SideCallCost = { seq: number; agentId: string; kind: 'memory_extraction'; model: string; row: string; assumed: boolean; usage: Usage; cost: CallCost };
+export type SideCallCost = { seq: number; agentId: string; kind: 'memory_extraction' | 'collapse_summary'; model: string; row: string; assumed: boolean; usage: Usage; cost: CallCost };
 
 export type CostReport = {
   prices: { date: string; source: string };
   totalUsd: number;
   requests: RequestCost[];
   toolCalls: ToolCallCost[];
-  /** Calls outside the turns (`memory_extraction`), each its own line; included in the totals. */
+  /** Calls outside the turns (`memory_extraction`, `collapse_summary`), each its own line; included in the totals. */
   sideCalls: SideCallCost[];
   /** `main` first, then each child after its parent. */
   agents: AgentCostLine[];
@@ -97,6 +98,9 @@ export class CostLedger {
         return this.price(e);
       case 'memory.extracted':
         if (e.call) this.priceSideCall(e.seq, e.agentId, 'memory_extraction', e.call.model, e.call.usage);
+        return null;
+      case 'compaction.layer':
+        for (const c of e.summaryCalls ?? []) if (c.usage) this.priceSideCall(e.seq, e.agentId, 'collapse_summary', c.model, c.usage);
         return null;
       default:
         return null;

@@ -59,6 +59,7 @@ export function createContextSite(opts: {
       toolCaps: opts.tools().caps,
       ...(opts.tools().appended ? { appendedTools: opts.tools().appended } : {}),
       summarize,
+      ...(deps.collapseSummarize ? { collapseSummarize: deps.collapseSummarize } : {}),
       signal,
       now: deps.clock.now(),
       ...(input.context ? { settings: input.context } : {}),

@@ -11,6 +11,7 @@ import type { ContextSettingsInput } from '../context/settings.ts';
 import type { ContextState } from '../context/state.ts';
 import type { PrefixRequest } from '../context/prefix.ts';
 import type { Summarize } from '../context/summarizer.ts';
+import type { CollapseSummarize } from '../context/collapse-model.ts';
 import type { MemoryInjectedEvent } from '../memory/select.ts';
 import type { MemoryStore } from '../ports.ts';
 import type { Clock, IdGen, ModelClient, ModelError, Sandbox } from '../ports.ts';
@@ -133,6 +134,11 @@ export type LoopDeps = {
   sessionGrants?: SessionGrants;
   /** Writes auto-compact summaries; default: a no-tools call to `model`. */
   summarize?: Summarize;
+  /**
+   * Writes new collapse summaries with a model (live runs pass `modelCollapseSummarizer`); absent
+   * (scripted replays, tests): the deterministic summary. `collapse.summarizer` can switch it off.
+   */
+  collapseSummarize?: CollapseSummarize;
   /** Where facts worth keeping go after a completed run (rules-based extraction). */
   memoryStore?: MemoryStore;
   /**

@@ -62,7 +62,7 @@ export function summarize(e: TraceEvent): string {
     case 'hook.config_error':
       return `${e.event} matcher ${JSON.stringify(e.matcher)}: ${clip(e.message, 60)}`;
     case 'compaction.layer':
-      return `${e.layer} ${e.fired ? 'fired' : 'idle'} · ${e.tokensBefore} → ${e.tokensAfter} tok`;
+      return `${e.layer} ${e.fired ? 'fired' : 'idle'} · ${e.tokensBefore} → ${e.tokensAfter} tok${summaryCallsNote(e.summaryCalls)}`;
     case 'history.rewritten':
       return `${e.layers.length ? e.layers.join(', ') : 'context layers'} · ${e.messagesBefore} → ${e.messages.length} msgs stored`;
     case 'cache.stats':
@@ -98,4 +98,11 @@ export function summarize(e: TraceEvent): string {
 /** Colour family of a type badge. */
 export function badgeFamily(type: string): string {
   return type.split('.')[0] ?? 'other';
+}
+
+/** A collapse's summary calls: written by the model, or the deterministic summary standing in. */
+function summaryCallsNote(calls: readonly { model: string; fallback?: string }[] | undefined): string {
+  if (!calls || calls.length === 0) return '';
+  const failed = calls.filter((c) => c.fallback).length;
+  return failed === 0 ? ` · summary by ${calls[0]!.model}` : ` · ${failed} model summar${failed === 1 ? 'y' : 'ies'} failed: deterministic`;
 }

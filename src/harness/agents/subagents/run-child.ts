@@ -4,10 +4,12 @@
  * it, so stepping walks the child one event at a time), then `subagent.stop` and the result the
  * parent's model sees: the final text and a usage trailer.
  */
+import { parseContextSettings } from '../../context/settings.ts';
 import { agentLoop } from '../../loop/agent-loop.ts';
+import { deferredToolNames } from '../../loop/deferred-tools.ts';
 import { drainInto, fireHook, type HookSiteEnv, type LoopHooks } from '../../loop/hook-site.ts';
 import type { LoopDeps, LoopInput, RunResult } from '../../loop/types.ts';
-import { textOf, type Message } from '../../messages.ts';
+import { textOf, toolUsesOf, type Message } from '../../messages.ts';
 import { FileState } from '../../tools/file-state.ts';
 import type { AnyTool, ToolContext, ToolOutcome } from '../../tools/tool.ts';
 import type { TraceEvent } from '../../trace.ts';
@@ -38,6 +40,19 @@ export function finalText(messages: readonly Message[]): string {
     }
   }
   return '';
+}
+
+/**
+ * A child of a parent that defers tools defers the same ones (its own pool, its own window): it
+ * sends its core tools plus `tool_search` and loads the rest on demand; its `tools.changed` events
+ * carry its agent id like every event of its loop.
+ */
+export function childDeferral(tools: readonly AnyTool[], runtime: Pick<SubagentRuntime, 'deferTools' | 'context'>, history: readonly Message[] = []): { deferTools?: string[] } {
+  if (!runtime.deferTools) return {};
+  // A tool its history already called (a resumed agent, a teammate's earlier wake) is sent at once.
+  const used = new Set(history.flatMap((m) => toolUsesOf(m).map((u) => u.name)));
+  const names = deferredToolNames(tools, parseContextSettings(runtime.context ?? {}).windowTokens).filter((n) => !used.has(n));
+  return names.length > 0 ? { deferTools: names } : {};
 }
 
 export type ChildSummary = { turns: number; totalTokens: number; toolUses: number; ms: number };
@@ -121,6 +136,7 @@ export async function runChild(
     signal: ctx.signal,
     permissions: { ...runtime.permissions, mode: mode.mode },
     ...(runtime.context ? { context: runtime.context } : {}),
+    ...childDeferral(tools, runtime, resumed?.messages),
   };
   const childDeps: LoopDeps = {
     model,
@@ -136,6 +152,7 @@ export async function runChild(
     ...(runtime.prompt ? { prompt: (req) => runtime.prompt!({ ...req, agent: { id: agentId, label: `${def.name}: ${input.description}` } }) } : {}),
     ...(runtime.sessionGrants ? { sessionGrants: runtime.sessionGrants } : {}),
     ...(runtime.summarize ? { summarize: runtime.summarize } : {}),
+    ...(runtime.collapseSummarize ? { collapseSummarize: runtime.collapseSummarize } : {}),
   };
 
   let toolUses = 0;

@@ -5,6 +5,7 @@
  */
 import type { ContextSettingsInput } from '../../context/settings.ts';
 import type { Summarize } from '../../context/summarizer.ts';
+import type { CollapseSummarize } from '../../context/collapse-model.ts';
 import type { LoopHooks } from '../../loop/hook-site.ts';
 import type { Prompter } from '../../loop/run-tools.ts';
 import type { SessionGrants } from '../../permissions/session-grants.ts';
@@ -35,7 +36,11 @@ export type SubagentRuntime = {
   sessionGrants?: SessionGrants;
   hooks?: LoopHooks;
   summarize?: Summarize;
+  /** Writes collapse summaries with a model (live runs); absent: the deterministic summary. */
+  collapseSummarize?: CollapseSummarize;
   context?: ContextSettingsInput;
+  /** The parent defers tools (`loop/deferred-tools.ts`): a child sends its core tools plus `tool_search` too. */
+  deferTools?: boolean;
   /** How deep the agent owning this tool is: 0 for the main agent. */
   depth: number;
 };

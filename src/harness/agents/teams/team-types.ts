@@ -19,7 +19,7 @@ export const DEFAULT_TEAMMATE_MAX_TURNS = 20;
 /** How long a gone teammate's claimed tasks wait for it before they return to the board. */
 export const DEFAULT_RELEASE_AFTER_MS = 30_000;
 
-export type TeamRuntime = Pick<SubagentRuntime, 'modelFor' | 'modelId' | 'maxTokens' | 'permissions' | 'prompt' | 'sessionGrants' | 'hooks' | 'summarize' | 'context'> & {
+export type TeamRuntime = Pick<SubagentRuntime, 'modelFor' | 'modelId' | 'maxTokens' | 'permissions' | 'prompt' | 'sessionGrants' | 'hooks' | 'summarize' | 'collapseSummarize' | 'context' | 'deferTools'> & {
   sandbox: Sandbox;
   clock: Clock;
   ids: IdGen;

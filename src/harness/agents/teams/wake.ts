@@ -7,7 +7,7 @@ import { agentLoop } from '../../loop/agent-loop.ts';
 import { withUserContent } from '../../loop/history.ts';
 import type { LoopDeps, LoopInput, RunResult } from '../../loop/types.ts';
 import { FileState } from '../../tools/file-state.ts';
-import { childHooks } from '../subagents/run-child.ts';
+import { childDeferral, childHooks } from '../subagents/run-child.ts';
 import { teammateIdleHook } from './idle-hook.ts';
 import { changesAgainst } from './tab-files.ts';
 import type { Team } from './team.ts';
@@ -40,6 +40,7 @@ export async function wake(team: Team, m: Teammate, text: string, why: string, s
     signal: wakeSignal(m),
     permissions: runtime.permissions,
     ...(runtime.context ? { context: runtime.context } : {}),
+    ...childDeferral(m.tools, runtime, m.history),
   };
   const hooks = childHooks(runtime.hooks);
   const prompt = runtime.prompt;
@@ -54,6 +55,7 @@ export async function wake(team: Team, m: Teammate, text: string, why: string, s
     ...(prompt ? { prompt: (r) => prompt({ ...r, agent: { id: m.agentId, label: `teammate ${m.name}` } }) } : {}),
     ...(runtime.sessionGrants ? { sessionGrants: runtime.sessionGrants } : {}),
     ...(runtime.summarize ? { summarize: runtime.summarize } : {}),
+    ...(runtime.collapseSummarize ? { collapseSummarize: runtime.collapseSummarize } : {}),
   };
   m.loop = agentLoop(input, deps);
   await team.move(m, 'working', why, sink);
