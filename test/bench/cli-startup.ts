@@ -42,7 +42,13 @@ async function once(cmd: string[], turns: number, extra: string[] = []): Promise
   writeFileSync(join(dir, 'notes.md'), Array.from({ length: 200 }, (_, i) => `line ${i}: notes about the project`).join('\n'));
   writeFileSync(join(dir, 'big.md'), Array.from({ length: 2000 }, (_, i) => `row ${i}: ${'measurements and findings '.repeat(1 + (i % 4))}`).join('\n'));
   let first = -1;
-  const server = await startFakeAnthropicServer({ turns: sessionTurns(turns, turns > 100), requireApiKey: KEY });
+  // A request with no tools is a summary call (collapse, auto-compact): answered apart, so the session's turns stay in order.
+  const script = sessionTurns(turns, turns > 100);
+  let next = 0;
+  const server = await startFakeAnthropicServer({
+    turns: (req) => ((req.body as { tools?: unknown[] } | null)?.tools ? script[next++] ?? script[script.length - 1]! : { content: [{ type: 'text', text: 'Summary: read slices of big.md and notes.md.' }] }),
+    requireApiKey: KEY,
+  });
   const t0 = performance.now();
   const probe = setInterval(() => {
     if (first < 0 && server.requests.some((r) => r.method === 'POST')) first = performance.now() - t0;

@@ -18,6 +18,9 @@ import { prepareContext, recordCacheUsage } from '../../src/harness/context/pipe
 import { placeBreakpoints } from '../../src/harness/context/cache.ts';
 import { emptyContextState, type ContextState } from '../../src/harness/context/state.ts';
 import { deterministicSummarizer, type Summarize } from '../../src/harness/context/summarizer.ts';
+import { modelCollapseSummarizer } from '../../src/harness/context/collapse-model.ts';
+import { isFinding } from '../../src/harness/context/findings.ts';
+import type { ModelClient } from '../../src/harness/ports.ts';
 import { emptyCacheSim, simulateCacheUsage, type CacheSimState } from '../../src/harness/context/cache-sim.ts';
 import { commonPrefixTokens } from '../../src/harness/context/prefix.ts';
 import { messageTokens, requestTokens } from '../../src/harness/context/tokens.ts';
@@ -211,9 +214,33 @@ export async function runThreshold(script: Message[][], fraction = 0.67): Promis
   return acc.s;
 }
 
-/** Our pipeline with its defaults and a 100k window; its auto-compact summary calls are billed too. */
-export async function runOurs(script: Message[][], name = 'ours (pipeline defaults)', settings: ContextSettingsInput = {}): Promise<LongStats & { fired: Record<string, number> }> {
+/**
+ * A deterministic stand-in for the model that writes collapse summaries, offline: its reply is
+ * built from the prompt it got (every line of it that reads as a finding, `findings.ts`), so the
+ * retention of this row measures what the prompt carried. Each call is billed through the account.
+ */
+function benchSummaryModel(acc: Account): ModelClient {
+  return {
+    name: 'bench-summary',
+    async *stream(request) {
+      const usage = acc.send(request, { summary: true });
+      const prompt = request.messages.flatMap((m) => (typeof m.content === 'string' ? [m.content] : m.content.flatMap((b) => (b.type === 'text' ? [b.text] : []))));
+      const lines = [...new Set(prompt.join('\n').split('\n').filter(isFinding).map((l) => l.trim()))].slice(0, 60);
+      const text = `Summary (bench model): ${lines.length} findings.\n${lines.join('\n')}`;
+      yield { type: 'message_start', message: { id: 'msg_bench', model: request.model, usage: { input_tokens: usage?.input_tokens ?? 0 } } };
+      yield { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
+      yield { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } };
+      yield { type: 'content_block_stop', index: 0 };
+      yield { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: Math.ceil(text.length / 4) } };
+      yield { type: 'message_stop' };
+    },
+  };
+}
+
+/** Our pipeline with its defaults and a 100k window; its auto-compact (and model collapse) summary calls are billed too. */
+export async function runOurs(script: Message[][], name = 'ours (pipeline defaults)', settings: ContextSettingsInput = {}, opts: { modelCollapse?: boolean } = {}): Promise<LongStats & { fired: Record<string, number> }> {
   const acc = new Account(name);
+  const collapseSummarize = opts.modelCollapse ? modelCollapseSummarizer(benchSummaryModel(acc), { model: MODEL }) : undefined;
   const fired: Record<string, number> = {};
   let truth: Message[] = [FIRST];
   let state: ContextState = emptyContextState();
@@ -225,7 +252,7 @@ export async function runOurs(script: Message[][], name = 'ours (pipeline defaul
   };
   for (const [turn, ex] of script.entries()) {
     now += 20_000;
-    const gen = prepareContext({ messages: truth, system, tools, model: MODEL, state, settings: { ...settings, windowTokens: LONG_WINDOW }, summarize, now });
+    const gen = prepareContext({ messages: truth, system, tools, model: MODEL, state, settings: { ...settings, windowTokens: LONG_WINDOW }, summarize, ...(collapseSummarize ? { collapseSummarize } : {}), now });
     let step = await gen.next();
     let rewrote = false;
     while (!step.done) {
@@ -255,7 +282,8 @@ export async function longSessionRows() {
   const { exchanges, outputChars } = longSessionScript();
   const ours = await runOurs(exchanges);
   const actionsOnly = await runOurs(exchanges, 'ours, summaries without findings', { collapse: { findings: false } });
-  const rows: (LongStats & { fired?: Record<string, number> })[] = [runNever(exchanges), await runOnRejection(exchanges), await runThreshold(exchanges), actionsOnly, ours];
+  const written = await runOurs(exchanges, 'ours, model-written collapse', {}, { modelCollapse: true });
+  const rows: (LongStats & { fired?: Record<string, number> })[] = [runNever(exchanges), await runOnRejection(exchanges), await runThreshold(exchanges), actionsOnly, written, ours];
   return { rows, outputChars, turns: exchanges.length };
 }
 
@@ -276,6 +304,8 @@ async function main() {
   console.log(`  ours, each rewrite: ${oursRow.afterRewrite.map((x) => pct(x)).join(', ')}`);
   console.log(`retention = mean share of ${PLANTED.length} planted facts (a value, a bug's location, a decision…) still in the request or recoverable`);
   console.log('  through read_tool_result, after each rewrite; the baselines\' summaries use the same deterministic summariser as ours.');
+  console.log('"model-written collapse": each new collapse range summarised by a no-tools call (billed) to an offline stand-in model');
+  console.log('  that writes the finding lines its prompt carried (live runs; replays keep the deterministic summary).');
   console.log('"never compact" stops being billed once its prompts are rejected: its cost is not comparable.');
 }
 
