@@ -1,5 +1,5 @@
 /**
- * Issue 23 §1 for children: a subagent of a run that defers tools defers them too. Its first
+ * Issue 23 §1 for children: a subagent (or teammate) of a run that defers tools defers them too. Its first
  * request carries its core tools plus `tool_search`, it loads a deferred tool on demand, and the
  * `tools.changed` event of that load carries the child's agent id.
  */
@@ -8,6 +8,7 @@ import { ofType } from '../helpers/events.ts';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
 import { runScenario } from './custom-tools-fixture.ts';
+import { call, runAll, say, teamSetup, turn } from './teams-fixture.ts';
 
 const TODO = { todos: [{ content: 'count', status: 'in_progress', activeForm: 'Counting' }] };
 
@@ -68,5 +69,25 @@ describe('subagents inherit the parent’s tool deferral', () => {
     expect(ran.isError).toBe(false);
     expect(ofType(deferred.events, 'todo.updated', child)).toHaveLength(1);
     expect(ofType(deferred.events, 'run.end', 'main')[0]!.reason).toBe('completed');
+  });
+});
+
+describe('teammates inherit the deferral', () => {
+  it('a teammate sends tool_search instead of its rarely used tools, loads send_message and mails the lead', async () => {
+    const s = await teamSetup(
+      [turn(call('spawn_teammate', { name: 'alice', prompt: 'Say hello.' })), turn(call('read_inbox', {})), say('Alice said hello.')],
+      { alice: [turn(call('tool_search', { query: 'select:send_message' })), turn(call('send_message', { to: 'lead', body: 'hello' })), say('Said hello.')] },
+      { runtime: { deferTools: true } },
+    );
+    const { events, result } = await runAll(s);
+    expect(result.reason).toBe('completed');
+    const own = ofType(events, 'model.request', 'teammate-alice');
+    const first = own[0]!.request.tools!.map((t) => t.name);
+    expect(first).toContain('tool_search');
+    for (const n of ['send_message', 'task_create', 'task_update']) expect(first).not.toContain(n);
+    const changed = ofType(events, 'tools.changed').filter((e) => e.loaded?.includes('send_message'));
+    expect(changed.map((e) => e.agentId)).toEqual(['teammate-alice']);
+    expect(own[2]!.request.tools!.map((t) => t.name)).toEqual([...first, 'send_message']);
+    expect(ofType(events, 'mailbox.sent').map((e) => [e.message.from, e.message.body])).toContainEqual(['alice', 'hello']);
   });
 });
