@@ -13,6 +13,7 @@ import { costOfEvents } from '../../src/harness/cost/ledger.ts';
 import { DEFAULT_PRICE_TABLE } from '../../src/harness/cost/prices.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
 import { createScriptedClient } from '../../src/model/scripted/client.ts';
+import { summarize } from '../../src/ui/events/summary.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
 import { bigText, drain, exchange, layer, SYSTEM, tools } from './context-fixtures.ts';
 
@@ -70,6 +71,7 @@ describe('model-written collapse summaries', () => {
     expect(result.nextState.collapses[0]!.summary).toContain(WRITTEN);
     expect(collapse.summaryCalls).toEqual([{ from: 1, to: expect.any(Number), model: 'claude-haiku-4-5', usage: expect.objectContaining({ input_tokens: 9_000, output_tokens: 40 }) }]);
     expect(collapse.reason).toContain('written by claude-haiku-4-5');
+    expect(summarize({ ...collapse, seq: 1, ts: 0, agentId: 'main', turn: 1 } as TraceEvent)).toMatch(/collapse fired · .* · summary by claude-haiku-4-5$/);
     // The next call re-projects the stored summary: no second summary call.
     const again = await drain(prepareContext({ messages, system, tools, model: 'm', state: result.nextState, settings: settings(), collapseSummarize: modelCollapseSummarizer(client, { model: 'x' }) }));
     expect(client.requests).toHaveLength(1);
@@ -81,6 +83,7 @@ describe('model-written collapse summaries', () => {
     expect(collapse.summaryCalls).toHaveLength(1);
     expect(collapse.summaryCalls![0]!.fallback).toMatch(/the summary call failed/);
     expect(collapse.reason).toMatch(/deterministic summary stands in/);
+    expect(summarize({ ...collapse, seq: 1, ts: 0, agentId: 'main', turn: 1 } as TraceEvent)).toContain('1 model summary failed: deterministic');
     expect(text).toContain('Findings:');
     expect(text).toContain('4817');
   });
