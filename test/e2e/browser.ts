@@ -9,9 +9,14 @@ export { CHROMIUM_ARGS };
 
 const resultsDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
-/** Launch Debian's Chromium (playwright-core cannot download one here). Each launch uses a fresh temporary profile. */
+/**
+ * Connect to the run's Chromium (Debian's, launched once by global-setup.ts: playwright-core cannot
+ * download one here). Closing the returned browser closes the contexts this file made and
+ * disconnects; the browser itself lives until the run ends. Starting one per file cost a launch
+ * per file on a 2-core machine for no isolation a fresh context does not already give.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS, headless: true });
+  return chromium.connect(inject('browserWsEndpoint'));
 }
 
 type PageLog = { errors: string[]; allowed: RegExp[] };
@@ -75,7 +80,7 @@ function screenshotName(file: string, testName: string): string {
 }
 
 /**
- * `test` with a browser per file and a fresh context + page per test. The page fixture fails the
+ * `test` with a connection to the run's browser per file and a fresh context + page per test. The page fixture fails the
  * test on unexpected console errors and saves a screenshot to test-results/ when the test fails.
  */
 /**

@@ -2,9 +2,10 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { E2E_API_KEY } from './constants.ts';
-import { chromiumPath } from './browser-args.ts';
+import { CHROMIUM_ARGS, chromiumPath } from './browser-args.ts';
 import { startFakeAnthropic, startVitePreview, type ServerProcess } from './servers.ts';
 
 declare module 'vitest' {
@@ -13,6 +14,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** Absolute path of the Chromium executable. */
     chromiumPath: string;
+    /** WebSocket endpoint of the one Chromium every test file connects to (see browser.ts). */
+    browserWsEndpoint: string;
     /** Base URL of the fake Anthropic server, or '' when it could not start (see fakeServerError). */
     fakeServerUrl: string;
     fakeServerError: string;
@@ -59,6 +62,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const preview = await startVitePreview(repoRoot, snapshot);
     started.push(preview);
 
+    // One Chromium for the whole run: each file connects to it and each test gets a fresh context
+    // (its own storage and cache), so files stay isolated without paying a browser start each.
+    const browserServer = await chromium.launchServer({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+    started.push({ url: browserServer.wsEndpoint(), output: () => '', stop: () => browserServer.close() });
+
     // The live-mode test needs this server; the others do not, so a broken fixture fails that
     // test (with this message) instead of the whole suite.
     let fakeServerUrl = '';
@@ -79,6 +87,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
     project.provide('baseUrl', preview.url);
     project.provide('chromiumPath', chromiumPath);
+    project.provide('browserWsEndpoint', browserServer.wsEndpoint());
     project.provide('fakeServerUrl', fakeServerUrl);
     project.provide('fakeServerError', fakeServerError);
   } catch (err) {
