@@ -9,7 +9,7 @@ import { HOME_DIR } from '../ports.ts';
 import { isReadOnlyGit } from './git-read-only.ts';
 import { resolveArgPath } from './path-match.ts';
 import { isInside } from '../util/paths.ts';
-import { compileSafeRegex } from '../util/safe-regex.ts';
+import { anyChar, compileWildcard, lit, opt, seq, star, wildcardCache } from '../util/wildcard.ts';
 
 export type CommandPart = {
   /** The command matched against Bash rules: the words after wrappers, as written, space-joined. */
@@ -284,20 +284,21 @@ function matchSimpleSpecifier(spec: string, command: string): boolean {
     return cmd === prefix || cmd.startsWith(prefix + ' ');
   }
   if (!s.includes('*')) return cmd === s;
-  let body = s;
-  let tail = '';
-  if (body.endsWith(' *')) {
-    body = body.slice(0, -2);
-    tail = '(?: .*)?';
-  }
-  const re = body
-    .split('*')
-    .map((chunk) => chunk.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  // RE2: a rule like `Bash(a*a*a*a*…)` from a document backtracks polynomially in RegExp.
-  const compiled = compileSafeRegex(`^${re}${tail}$`, { dotAll: true });
-  return compiled.ok && compiled.regex.test(cmd);
+  return specifierMatcher(s).test(cmd);
 }
+
+/**
+ * Bash specifiers are their own dialect, not a path glob (REFERENCE.md: "`*` matches any text;
+ * trailing ` *` also matches the bare command"): `*` crosses `/` and newlines, and `?`, `[…]` and
+ * `{…}` are literal. Compiled once per rule by the shared linear-time matcher — a rule like
+ * `Bash(a*a*a*a*…)` from a document cannot make matching slow.
+ */
+const specifierMatcher = wildcardCache((s: string) => {
+  const trailing = s.endsWith(' *');
+  const body = trailing ? s.slice(0, -2) : s;
+  const chunks = body.split('*').flatMap((chunk, i) => (i === 0 ? [lit(chunk)] : [star(anyChar), lit(chunk)]));
+  return compileWildcard(seq(...chunks, ...(trailing ? [opt(seq(lit(' '), star(anyChar)))] : [])));
+});
 
 /** Whether `path` is inside the working directory. */
 export function insideWorkdir(path: string, workdir: string): boolean {
