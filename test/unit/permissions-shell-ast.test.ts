@@ -10,6 +10,9 @@ import { judge, lexerShellParser, parseRule, type PermissionMode, type RuleBehav
 import { WORKDIR } from '../../src/harness/ports.ts';
 import { justBashShellParser } from '../../src/sandbox/justbash/shell-parser.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
+import { FakeClock, SequentialIds } from '../../src/harness/index.ts';
+import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
+import { prepareRun } from '../../src/run/prepare.ts';
 
 type Spec = Partial<Record<RuleBehavior, string[]>>;
 
@@ -129,5 +132,20 @@ describe('the permission check on just-bash’s AST', () => {
       { op: '>', target: 'out.txt', fdDup: false },
       { op: '>&', target: '1', fdDup: true },
     ]);
+  });
+
+  it('prepareRun binds the executor’s parser only when the sandbox is just-bash', async () => {
+    const sandbox = await createJustBashSandbox();
+    const scenario = findBuiltinScenario('layered-claude-settings')!;
+    const opts = { scenario, clock: new FakeClock(), ids: new SequentialIds(), trusted: true, shellParser: justBashShellParser };
+    const bound = await prepareRun({ ...opts, sandbox });
+    expect(bound.input.permissions?.shell).toBe(justBashShellParser);
+    // Another executor (WebContainer's jsh) parses differently: the lexer judges there.
+    const other = await prepareRun({ ...opts, sandbox: { ...sandbox, kind: 'webcontainer' } });
+    expect(other.input.permissions?.shell).toBeUndefined();
+    const none = await prepareRun({ scenario, sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true });
+    expect(none.input.permissions?.shell).toBeUndefined();
+    for (const p of [bound, other, none]) await p.dispose();
+    await sandbox.dispose();
   });
 });

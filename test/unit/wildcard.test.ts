@@ -100,4 +100,14 @@ describe('the dialects match as their old regular expressions did', () => {
   it.each(specs)('Bash(%s) vs %s', (spec, command, expected) => {
     expect(matchBashSpecifier(spec, command)).toBe(expected);
   });
+
+  it('where we differ from Claude Code (README): path rules and Bash specifiers', () => {
+    // gitignore would read these as a class, an escape, a negation and a directory-only rule.
+    expect(matchPathPattern('[ab].ts', '/home/project/a.ts', W)).toBe(false);
+    expect(matchPathPattern('\\a.ts', '/home/project/a.ts', W)).toBe(false);
+    expect(matchPathPattern('!a.ts', '/home/project/!a.ts', W)).toBe(true);
+    expect(matchPathPattern('build/', '/home/project/build', W)).toBe(true);
+    // `\*` is not an escaped star in a Bash specifier.
+    expect(matchBashSpecifier('echo \\*', 'echo \\anything')).toBe(true);
+  });
 });
