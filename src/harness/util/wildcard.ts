@@ -11,6 +11,8 @@
  * against a long run of `a`s. Here each input character visits each state at most twice (once to
  * add it, once to test it), so matching costs at most `2 × states × (input length + 1)` steps,
  * whatever the pattern: `run()` reports the steps so a test can check that bound structurally.
+ * Sets of live states are remembered (a lazily built DFA), so a warm pattern costs one lookup per
+ * character.
  */
 
 /** A test on one UTF-16 code unit. */
@@ -42,6 +44,9 @@ export const notSlash: CharTest = (c) => c !== SLASH;
 export const notNewline: CharTest = (c) => c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029;
 /** Any character at all. */
 export const anyChar: CharTest = () => true;
+
+/** How many sets of live states one compiled pattern remembers. */
+const DFA_LIMIT = 2000;
 
 type State = { t: 'char'; test: CharTest; out: number } | { t: 'split'; outs: number[] } | { t: 'match' };
 
@@ -98,16 +103,21 @@ export function compileWildcard(pattern: Pat, opts: { ignoreCase?: boolean } = {
   }
   const start = build(pattern, 0);
 
-  function run(input: string): { matched: boolean; steps: number } {
-    const n = states.length;
-    // `mark[s] === gen` means state s is already in the set being built (each visited once per character).
-    const mark = new Int32Array(n).fill(-1);
-    let gen = 0;
-    let steps = 0;
-    let cur: number[] = [];
-    let next: number[] = [];
-    const stack: number[] = [];
-    const add = (into: number[], s0: number) => {
+  // The NFA is run as a lazily built DFA: each set of live states met is remembered with its
+  // transitions, so a pattern used on many paths costs one map lookup per character once warm.
+  // Building a set costs at most 2 × size steps; a cached transition costs one. The cache is
+  // bounded: past DFA_LIMIT sets, new ones are computed and not kept (still linear, just slower).
+  type DState = { states: number[]; accept: boolean; next: Map<number, DState> };
+  const mark: number[] = new Array<number>(states.length).fill(-1);
+  let gen = 0;
+  const stack: number[] = [];
+  const known = new Map<string, DState>();
+  let steps = 0;
+
+  function closure(from: readonly number[]): DState {
+    gen++;
+    const into: number[] = [];
+    for (const s0 of from) {
       stack.push(s0);
       while (stack.length > 0) {
         const s = stack.pop()!;
@@ -118,21 +128,39 @@ export function compileWildcard(pattern: Pat, opts: { ignoreCase?: boolean } = {
         if (st.t === 'split') for (let i = st.outs.length - 1; i >= 0; i--) stack.push(st.outs[i]!);
         else into.push(s);
       }
-    };
-    add(cur, start);
-    let i = 0;
-    for (; i < input.length && cur.length > 0; i++) {
-      const c = input.charCodeAt(i);
-      gen++;
-      next.length = 0;
-      for (const s of cur) {
-        const st = states[s]!;
-        steps++;
-        if (st.t === 'char' && st.test(c)) add(next, st.out);
-      }
-      [cur, next] = [next, cur];
     }
-    return { matched: i === input.length && cur.includes(0), steps };
+    const key = into.join(',');
+    const hit = known.get(key);
+    if (hit) return hit;
+    const d: DState = { states: into, accept: into.includes(0), next: new Map() };
+    if (known.size < DFA_LIMIT) known.set(key, d);
+    return d;
+  }
+
+  const first = closure([start]);
+
+  function run(input: string): { matched: boolean; steps: number } {
+    steps = 1;
+    let d = first;
+    let i = 0;
+    for (; i < input.length && d.states.length > 0; i++) {
+      const c = input.charCodeAt(i);
+      let to = d.next.get(c);
+      if (to) {
+        steps++;
+      } else {
+        const outs: number[] = [];
+        for (const s of d.states) {
+          const st = states[s]!;
+          steps++;
+          if (st.t === 'char' && st.test(c)) outs.push(st.out);
+        }
+        to = closure(outs);
+        if (known.size < DFA_LIMIT) d.next.set(c, to);
+      }
+      d = to;
+    }
+    return { matched: i === input.length && d.accept, steps };
   }
 
   return { test: (input) => run(input).matched, run, size: states.length };
