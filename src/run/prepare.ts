@@ -13,7 +13,7 @@ import { FileState } from '../harness/tools/index.ts';
 import { builtinTools } from '../harness/tools/index.ts';
 import type { Prompter } from '../harness/index.ts';
 import type { LoopHooks } from '../harness/index.ts';
-import type { SessionGrants } from '../harness/permissions/index.ts';
+import type { SessionGrants, ShellParser } from '../harness/permissions/index.ts';
 import type { PermissionMode, SourcedRule } from '../harness/permissions/index.ts';
 import { DEFAULT_PRICE_TABLE, type PriceTable } from '../harness/cost/index.ts';
 import type { HttpHookClient, JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
@@ -86,6 +86,12 @@ export type PrepareOptions = {
   trusted?: boolean;
   /** A mode chosen in the UI, over the scenario's. */
   mode?: PermissionMode;
+  /**
+   * The executor's own shell parser, for the permission check (`PermissionContext.shell`). Bound
+   * only when the sandbox is just-bash (another executor parses differently); the headless runner
+   * and the tests pass `justBashShellParser`; the page cannot (see `src/run/README.md`).
+   */
+  shellParser?: ShellParser;
   /** Rules from the command line (the CLI scope): never trust-filtered, they are the user's own. */
   cliRules?: SourcedRule[];
   /** Prices for the budget check (the page's edited table, the runner's `--price-table`); default the built-in table. */
@@ -226,7 +232,9 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
   const fromScopes = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
   // The command line's rules (`--allowedTools` / `--disallowedTools`) are the user's own: after trust, first in precedence.
-  const permissions = opts.cliRules?.length ? { ...fromScopes, rules: [...opts.cliRules, ...fromScopes.rules] } : fromScopes;
+  const withCli = opts.cliRules?.length ? { ...fromScopes, rules: [...opts.cliRules, ...fromScopes.rules] } : fromScopes;
+  // Judge commands on the AST of the shell that will run them, when we have its parser.
+  const permissions = opts.shellParser && sandbox.kind === 'just-bash' ? { ...withCli, shell: opts.shellParser } : withCli;
   // Settings' `model` applies to a live run nobody chose a model for (as Claude Code's does, below --model).
   const modelId = opts.modelId ?? (scenario.model.kind === 'anthropic' ? (merged.model?.id ?? scenario.model.model) : 'scripted');
   // Settings' `env`: the environment of every command the run starts (tools and hooks).

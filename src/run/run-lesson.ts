@@ -11,6 +11,7 @@ import { FileState } from '../harness/tools/index.ts';
 import { InMemoryMemoryStore } from '../storage/memory/memory-store.ts';
 import { toRunnableScenario } from '../scenarios/migrate.ts';
 import { prepareRun, runPrepared } from './prepare.ts';
+import { justBashShellParser } from '../sandbox/justbash/shell-parser.ts';
 import type { ScenarioV1 } from '../scenarios/schema-v1.ts';
 import type { SkillFile } from '../harness/agents/index.ts';
 import type { McpConnector } from '../harness/ports.ts';
@@ -59,6 +60,8 @@ export async function runLessonHeadless(
       ids: opts.ids,
       files,
       trusted: true,
+      // Headless (Node): commands are judged on just-bash's own AST.
+      shellParser: justBashShellParser,
       ...(opts.signal ? { signal: opts.signal } : {}),
       // The lesson's last prompt ends its session: SessionEnd fires at its end.
       ...(i === doc.prompts.length - 1 ? { sessionEnd: 'other' as const } : {}),

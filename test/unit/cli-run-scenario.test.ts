@@ -64,6 +64,21 @@ describe('run-scenario', () => {
     expect(decisions.find((e) => e.type === 'run.start')).toMatchObject({ type: 'run.start' });
   });
 
+  it('judges bash on the sandbox shell’s own AST: a here-document’s $(…) meets the deny rule', async () => {
+    // Our lexer skips here-document bodies and would allow this `cat`; just-bash runs the `rm`.
+    const file = scenarioFile('heredoc-subst', {
+      files: { 'victim.txt': 'x' },
+      model: {
+        kind: 'scripted',
+        turns: [{ content: [{ type: 'tool_use', name: 'bash', input: { command: 'cat <<EOF\n$(rm victim.txt)\nEOF' } }] }, { content: [{ type: 'text', text: 'done' }] }],
+      },
+      settings: { maxTurns: 5, permissions: { deny: ['Bash(rm *)'] } },
+    });
+    const r = await runCli([file, '--output-format', 'trace']);
+    const events = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; decision?: string; stage?: string });
+    expect(events.filter((e) => e.type === 'permission.decision')).toEqual([expect.objectContaining({ decision: 'deny', stage: 'rules' })]);
+  });
+
   it('--permission-mode takes only a real mode', async () => {
     const r = await runCli(['x.json', '--permission-mode', 'yolo']);
     expect(r.code).toBe(2);

@@ -12,6 +12,7 @@ import {
   type RuleBehavior,
   type SourcedRule,
 } from '../../src/harness/permissions/index.ts';
+import { justBashShellParser } from '../../src/sandbox/justbash/shell-parser.ts';
 
 const tools = builtinTools();
 
@@ -27,7 +28,11 @@ function rules(spec: Partial<Record<RuleBehavior, string[]>>, source = 'project'
 
 function decide(mode: PermissionMode, name: string, input: unknown, spec: Partial<Record<RuleBehavior, string[]>> = {}) {
   const tool = tools.find((t) => t.name === name);
-  const j = judge({ name, input, ctx: { mode, rules: rules(spec), workdir: WORKDIR }, toolReadOnly: tool ? tool.isReadOnly(input) : false });
+  const toolReadOnly = tool ? tool.isReadOnly(input) : false;
+  const j = judge({ name, input, ctx: { mode, rules: rules(spec), workdir: WORKDIR }, toolReadOnly });
+  // Decided again on just-bash's AST (the executor's parser): both must agree.
+  const byAst = judge({ name, input, ctx: { mode, rules: rules(spec), workdir: WORKDIR, shell: justBashShellParser }, toolReadOnly });
+  expect(byAst.final.decision, 'just-bash AST vs lexer').toBe(j.final.decision);
   return j.final;
 }
 const bash = (mode: PermissionMode, command: string, spec: Partial<Record<RuleBehavior, string[]>> = {}) => decide(mode, 'bash', { command }, spec).decision;

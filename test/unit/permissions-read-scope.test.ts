@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRule, suggestRules, whatIf, type PermissionMode, type RuleBehavior, type SourcedRule } from '../../src/harness/permissions/index.ts';
 import { HOME_DIR, WORKDIR } from '../../src/harness/ports.ts';
 import { builtinTools } from '../../src/harness/tools/index.ts';
+import { justBashShellParser } from '../../src/sandbox/justbash/shell-parser.ts';
 
 const tools = builtinTools();
 
@@ -82,6 +83,9 @@ describe('reads outside the working directory', () => {
     const r = await whatIf({ name, input }, ctxOf(spec), tools);
     const outcome = r.outcome === 'ask' ? 'ask' : r.outcome;
     expect(outcome).toBe(expected);
+    // Decided again on just-bash's AST (the executor's parser): both must agree.
+    const byAst = await whatIf({ name, input }, { ...ctxOf(spec), shell: justBashShellParser }, tools);
+    expect(byAst.outcome, 'just-bash AST vs lexer').toBe(r.outcome);
   });
 
   it('says which path is outside and what would settle it', async () => {

@@ -5,6 +5,7 @@ import { parseRule } from '../../src/harness/permissions/rules.ts';
 import { analyzeCommand, matchBashSpecifier } from '../../src/harness/permissions/bash-command.ts';
 import { matchPathPattern } from '../../src/harness/permissions/path-match.ts';
 import type { RuleBehavior, SourcedRule } from '../../src/harness/permissions/types.ts';
+import { justBashShellParser } from '../../src/sandbox/justbash/shell-parser.ts';
 
 const W = '/home/project';
 
@@ -20,8 +21,12 @@ function rules(spec: Partial<Record<RuleBehavior, string[]>>): SourcedRule[] {
   return out;
 }
 
+/** Every case is decided twice — by our lexer and by just-bash's AST (the executor's) — and both must agree. */
 function decide(name: string, input: unknown, spec: Partial<Record<RuleBehavior, string[]>>) {
-  return evaluateRules(callFacts(name, input, W, W), rules(spec), W).decision;
+  const byLexer = evaluateRules(callFacts(name, input, W, W), rules(spec), W).decision;
+  const byAst = evaluateRules(callFacts(name, input, W, W, justBashShellParser), rules(spec), W).decision;
+  expect(byAst, 'just-bash AST vs lexer').toBe(byLexer);
+  return byLexer;
 }
 const bash = (command: string, spec: Partial<Record<RuleBehavior, string[]>>) => decide('bash', { command }, spec);
 

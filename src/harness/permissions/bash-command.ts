@@ -4,11 +4,12 @@
  * specifier matching Claude Code uses.
  */
 import { lexCommand, type RawPart, type Word } from './bash-lexer.ts';
+import { lexerShellParser, type ShellParser } from './shell-parser.ts';
 import { HOME_DIR } from '../ports.ts';
 import { isReadOnlyGit } from './git-read-only.ts';
 import { resolveArgPath } from './path-match.ts';
 import { isInside } from '../util/paths.ts';
-import { compileSafeRegex } from '../util/safe-regex.ts';
+import { anyChar, compileWildcard, lit, opt, seq, star, wildcardCache } from '../util/wildcard.ts';
 
 export type CommandPart = {
   /** The command matched against Bash rules: the words after wrappers, as written, space-joined. */
@@ -32,7 +33,8 @@ export type CommandPart = {
   stripped: string[];
 };
 
-export type CommandAnalysis = { ok: true; parts: CommandPart[] } | { ok: false; error: string };
+/** `ok: false`: ask. `parts` on a failure are what the parser saw anyway (deny and ask rules apply to them). */
+export type CommandAnalysis = { ok: true; parts: CommandPart[] } | { ok: false; error: string; parts?: CommandPart[] };
 
 /** Built-in commands that only read: they pass without a prompt when every part is one of them. */
 export const READ_ONLY_COMMANDS = new Set([
@@ -199,16 +201,15 @@ function analyzeRaw(raw: RawPart, cwd: string, workdir: string, origin: CommandP
 }
 
 /**
- * Splits and analyses a command. Parts of a hidden shell (`bash -c '…'`) are analysed too and
- * follow their wrapper, with origin `shell-c`. `cd DIR` changes where later top-level parts'
- * relative paths resolve.
+ * Splits (with `parser`, by default our lexer) and analyses a command. Parts of a hidden shell
+ * (`bash -c '…'`) are analysed too and follow their wrapper, with origin `shell-c`. `cd DIR`
+ * changes where later top-level parts' relative paths resolve.
  */
-export function analyzeCommand(command: string, cwd: string, workdir: string, depth = 0): CommandAnalysis {
-  const lexed = lexCommand(command);
-  if (!lexed.ok) return lexed;
+export function analyzeCommand(command: string, cwd: string, workdir: string, parser: ShellParser = lexerShellParser, depth = 0): CommandAnalysis {
+  const parsed = parser.parse(command);
   const parts: CommandPart[] = [];
   let here = cwd;
-  for (const raw of lexed.parts) {
+  for (const raw of parsed.commands ?? []) {
     const part = analyzeRaw(raw, raw.origin === 'top' ? here : cwd, workdir, raw.origin);
     if (!part) continue;
     parts.push(part);
@@ -218,11 +219,12 @@ export function analyzeCommand(command: string, cwd: string, workdir: string, de
       here = HOME_DIR; // a bare cd goes home
     }
     if (part.hiddenShell !== undefined && depth < 3) {
-      const inner = analyzeCommand(part.hiddenShell, here, workdir, depth + 1);
-      if (!inner.ok) return { ok: false, error: `in the command given to ${part.argv[0]}: ${inner.error}` };
-      for (const p of inner.parts) parts.push({ ...p, origin: 'shell-c' });
+      const inner = analyzeCommand(part.hiddenShell, here, workdir, parser, depth + 1);
+      for (const p of inner.parts ?? []) parts.push({ ...p, origin: 'shell-c' });
+      if (!inner.ok) return { ok: false, error: `in the command given to ${part.argv[0]}: ${inner.error}`, parts };
     }
   }
+  if (!parsed.ok) return { ok: false, error: parsed.error, parts };
   return { ok: true, parts };
 }
 
@@ -282,20 +284,21 @@ function matchSimpleSpecifier(spec: string, command: string): boolean {
     return cmd === prefix || cmd.startsWith(prefix + ' ');
   }
   if (!s.includes('*')) return cmd === s;
-  let body = s;
-  let tail = '';
-  if (body.endsWith(' *')) {
-    body = body.slice(0, -2);
-    tail = '(?: .*)?';
-  }
-  const re = body
-    .split('*')
-    .map((chunk) => chunk.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  // RE2: a rule like `Bash(a*a*a*a*…)` from a document backtracks polynomially in RegExp.
-  const compiled = compileSafeRegex(`^${re}${tail}$`, { dotAll: true });
-  return compiled.ok && compiled.regex.test(cmd);
+  return specifierMatcher(s).test(cmd);
 }
+
+/**
+ * Bash specifiers are their own dialect, not a path glob (REFERENCE.md: "`*` matches any text;
+ * trailing ` *` also matches the bare command"): `*` crosses `/` and newlines, and `?`, `[…]` and
+ * `{…}` are literal. Compiled once per rule by the shared linear-time matcher — a rule like
+ * `Bash(a*a*a*a*…)` from a document cannot make matching slow.
+ */
+const specifierMatcher = wildcardCache((s: string) => {
+  const trailing = s.endsWith(' *');
+  const body = trailing ? s.slice(0, -2) : s;
+  const chunks = body.split('*').flatMap((chunk, i) => (i === 0 ? [lit(chunk)] : [star(anyChar), lit(chunk)]));
+  return compileWildcard(seq(...chunks, ...(trailing ? [opt(seq(lit(' '), star(anyChar)))] : [])));
+});
 
 /** Whether `path` is inside the working directory. */
 export function insideWorkdir(path: string, workdir: string): boolean {

@@ -9,32 +9,11 @@
  * are reported as an error, and the caller asks instead of guessing.
  */
 
-export type Word = {
-  /** As written in the source, quotes included. */
-  raw: string;
-  /** With quotes and escapes removed (variables and substitutions left as written). */
-  value: string;
-  /** Contains a variable, substitution or arithmetic whose value we cannot know. */
-  dynamic: boolean;
-};
+import type { ShellRedirect, ShellWord, SimpleCommand } from './shell-parser.ts';
 
-export type Redirect = {
-  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<>`, `<<<`, `<<`, `>&` … (any fd number stripped). */
-  op: string;
-  /** The file (unquoted) — or the fd for `>&2` / `2>&1`, or the here-doc delimiter. */
-  target: string;
-  /** True for a duplication like `2>&1` or `>&2`: no file is involved. */
-  fdDup: boolean;
-};
-
-export type RawPart = {
-  words: Word[];
-  redirects: Redirect[];
-  /** The part's source text, trimmed (for display). */
-  text: string;
-  /** `substitution` for a command inside `$(…)`, backticks or `<(…)`. */
-  origin: 'top' | 'substitution';
-};
+export type Word = ShellWord;
+export type Redirect = ShellRedirect;
+export type RawPart = SimpleCommand;
 
 export type LexResult = { ok: true; parts: RawPart[] } | { ok: false; error: string };
 

@@ -4,6 +4,7 @@
  */
 import { analyzeCommand, type CommandAnalysis } from './bash-command.ts';
 import { resolveArgPath } from './path-match.ts';
+import type { ShellParser } from './shell-parser.ts';
 import { globSearchRoot } from '../tools/glob.ts';
 
 export type CallFacts =
@@ -27,11 +28,12 @@ function oneLine(s: string, max = 300): string {
   return flat.length > max ? flat.slice(0, max) + '…' : flat;
 }
 
-export function callFacts(name: string, input: unknown, cwd: string, workdir: string): CallFacts {
+/** `shell`: the parser that splits a bash command (the executor's, when the composition root bound one). */
+export function callFacts(name: string, input: unknown, cwd: string, workdir: string, shell?: ShellParser): CallFacts {
   switch (name) {
     case 'bash': {
       const command = str(input, 'command') ?? '';
-      return { kind: 'bash', tool: name, command, analysis: analyzeCommand(command, cwd, workdir), summary: command };
+      return { kind: 'bash', tool: name, command, analysis: analyzeCommand(command, cwd, workdir, shell), summary: command };
     }
     case 'read':
     case 'write':

@@ -264,6 +264,11 @@ export function evaluateRules(facts: CallFacts, allRules: readonly SourcedRule[]
   if (!facts.analysis.ok) {
     const bare = firstMatch(rules, 'deny', (r) => r.rule.kind === 'tool' && r.rule.specifier === undefined && ruleNamesTool(r.rule.tool, 'bash'));
     if (bare) return { decision: 'deny', reason: `denied by ${describeRule(bare)}`, decidedBy: ruleBy(bare), needs: [] };
+    // What the parser saw before it gave up still meets deny and ask rules: failing closed asks, never softens a deny.
+    for (const part of facts.analysis.parts ?? []) {
+      const v = judgePart(part, rules, workdir, additionalDirectories);
+      if (v.status === 'deny') return { decision: 'deny', reason: `"${v.text}" is ${v.reason}`, ...(v.decidedBy ? { decidedBy: v.decidedBy } : {}), needs: [] };
+    }
     const need: Need = { kind: 'parse', part: facts.command, error: facts.analysis.error };
     return { decision: 'ask', reason: describeNeeds([need]), decidedBy: { kind: 'default', text: 'unparseable command' }, needs: [need] };
   }

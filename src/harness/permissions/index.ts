@@ -1,6 +1,7 @@
 /** The permission engine's public surface (see README.md). */
 export * from './types.ts';
 export { parseRule, canonicalToolName, toolsCoveredBy, ruleNamesTool, isBareRule } from './rules.ts';
+export { lexerShellParser, type ShellParser, type ShellParse, type SimpleCommand, type ShellWord, type ShellRedirect } from './shell-parser.ts';
 export { analyzeCommand, matchBashSpecifier, isReadOnlyPart, READ_ONLY_COMMANDS, type CommandPart } from './bash-command.ts';
 export { matchPathPattern } from './path-match.ts';
 export { callFacts, type CallFacts } from './call-facts.ts';

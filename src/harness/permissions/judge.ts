@@ -34,7 +34,7 @@ export type JudgeResult = {
 export function judge(j: JudgeInput): JudgeResult {
   const { ctx } = j;
   const cwd = ctx.cwd ?? ctx.workdir;
-  const facts = callFacts(j.name, j.input, cwd, ctx.workdir);
+  const facts = callFacts(j.name, j.input, cwd, ctx.workdir, ctx.shell);
   const rules = j.extraRules ? [...ctx.rules, ...j.extraRules] : ctx.rules;
   const verdict = evaluateRules(facts, rules, ctx.workdir, ctx.additionalDirectories);
   const rulesStage: StageResult = {

@@ -11,28 +11,35 @@
  */
 import { HOME_DIR } from '../ports.ts';
 import { isInside, normalizePath, resolvePath } from '../util/paths.ts';
+import { compileWildcard, lit, notNewline, notSlash, one, opt, rep, seq, star, wildcardCache, type Pat } from '../util/wildcard.ts';
 
-function escapeRe(s: string): string {
-  return s.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Translates glob segments to a regex body (no anchors). */
-function globToRegex(glob: string): string {
+/**
+ * A glob's segments as a pattern tree. Path rules have their own dialect (REFERENCE.md: rules are
+ * "gitignore-style paths"), kept apart from the `glob` tool's: no `[…]` classes, `{a,b}` or `\`
+ * escapes (literal here), and `**` stands for whole segments only.
+ */
+function globPattern(glob: string): Pat[] {
   const segs = glob.split('/');
-  let out = '';
-  segs.forEach((seg, i) => {
+  return segs.map((seg, i) => {
     const last = i === segs.length - 1;
-    if (seg === '**') {
-      // `a/**/b` → a, any number of segments, b; a trailing `**` is everything below.
-      out += last ? '(?:/.*)?' : '(?:/[^/]+)*';
-      return;
-    }
-    let body = '';
-    for (const ch of seg) body += ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : escapeRe(ch);
-    out += '/' + body;
+    // `a/**/b` → a, any number of segments, b; a trailing `**` is everything below.
+    if (seg === '**') return last ? opt(seq(lit('/'), star(notNewline))) : rep(seq(lit('/'), one(notSlash), star(notSlash)));
+    return seq(lit('/'), ...[...seg].map((ch) => (ch === '*' ? star(notSlash) : ch === '?' ? one(notSlash) : lit(ch))));
   });
-  return out;
 }
+
+const compiled = wildcardCache((key: string) => {
+  const [base, anywhere, body] = JSON.parse(key) as [string, boolean, string];
+  return compileWildcard(
+    seq(
+      lit(base),
+      ...(anywhere ? [rep(seq(lit('/'), one(notSlash), star(notSlash)))] : []),
+      ...(body === '' ? [] : globPattern(body)),
+      // Directory coverage: anything below a matched path is matched too.
+      opt(seq(lit('/'), star(notNewline))),
+    ),
+  );
+});
 
 /**
  * Whether `absPath` (absolute, normalised) is matched by `pattern` — or lies below a directory it
@@ -62,12 +69,8 @@ export function matchPathPattern(pattern: string, absPath: string, workdir: stri
     anywhere = !p.includes('/');
   }
   if (base === '/') base = '';
-  const body = p === '' ? '' : globToRegex(p);
-  const prefix = escapeRe(base) + (anywhere ? '(?:/[^/]+)*' : '');
-  // Directory coverage: anything below a matched path is matched too.
-  const re = new RegExp(`^${prefix}${body}(?:/.*)?$`);
   if (base !== '' && !isInside(base, path)) return false;
-  return re.test(path);
+  return compiled(JSON.stringify([base, anywhere, p])).test(path);
 }
 
 /**

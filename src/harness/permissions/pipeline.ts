@@ -193,7 +193,7 @@ export async function* permissionPipeline(call: CallRef, env: PipelineEnv): Asyn
   }
 
   // 6. prompt — PermissionRequest hooks first (headless too), then a person
-  const suggestions = suggestRules({ name, input: v.input }, { workdir: ctx.workdir, ...(ctx.cwd ? { cwd: ctx.cwd } : {}) });
+  const suggestions = suggestRules({ name, input: v.input }, { workdir: ctx.workdir, ...(ctx.cwd ? { cwd: ctx.cwd } : {}), ...(ctx.shell ? { shell: ctx.shell } : {}) });
   if (env.permissionRequestHooks) {
     let h: PermissionRequestVerdict | null;
     try {

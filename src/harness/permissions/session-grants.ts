@@ -3,10 +3,11 @@
  * the session ends. `suggestRules` proposes the narrowest useful rules for a call — the command's
  * first words for bash (`Bash(npm test *)`), the file for edits and reads.
  */
-import { analyzeCommand, isReadOnlyProgram } from './bash-command.ts';
+import { isReadOnlyProgram } from './bash-command.ts';
 import { callFacts } from './call-facts.ts';
 import { readIsOutside } from './read-scope.ts';
 import { parseRule } from './rules.ts';
+import type { ShellParser } from './shell-parser.ts';
 import type { SourcedRule } from './types.ts';
 import { isInside, relativeTo } from '../util/paths.ts';
 
@@ -51,14 +52,14 @@ const SCRIPT_ARG = /^[A-Za-z0-9_./-]+$/;
 const RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 
 /** The rules "allow for this session" would add for this call. */
-export function suggestRules(call: { name: string; input: unknown }, opts: { workdir: string; cwd?: string }): string[] {
+export function suggestRules(call: { name: string; input: unknown }, opts: { workdir: string; cwd?: string; shell?: ShellParser }): string[] {
   const { workdir } = opts;
   const cwd = opts.cwd ?? workdir;
-  const facts = callFacts(call.name, call.input, cwd, workdir);
+  const facts = callFacts(call.name, call.input, cwd, workdir, opts.shell);
   const out: string[] = [];
   switch (facts.kind) {
     case 'bash': {
-      const analysis = analyzeCommand(facts.command, cwd, workdir);
+      const analysis = facts.analysis;
       if (!analysis.ok) break;
       for (const part of analysis.parts) {
         if (part.argv.length > 0 && part.hiddenShell === undefined && !isReadOnlyProgram(part)) {

@@ -3,6 +3,8 @@
  * each stage of the pipeline makes. Everything here is plain JSON so it can travel in traces.
  */
 
+import type { ShellParser } from './shell-parser.ts';
+
 /** Claude Code's permission modes. */
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -70,6 +72,12 @@ export type PermissionContext = {
    * `permissions.additionalDirectories`; `~` is the home directory, relative paths are from the workdir).
    */
   additionalDirectories?: readonly string[];
+  /**
+   * Splits bash commands into the simple commands they run: the executor's own parser when the
+   * composition root bound one (`src/run/README.md`), else our lexer. Not JSON: a context that
+   * travels in a trace leaves it out.
+   */
+  shell?: ShellParser;
 };
 
 /** A tool call as the permission engine sees it. */

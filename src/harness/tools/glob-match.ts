@@ -1,28 +1,39 @@
 /**
- * Glob patterns compiled to regular expressions, for `glob` and for `grep`'s file filter.
- * Our own small matcher (no dependency, same in Node and the browser):
+ * Glob patterns for `glob` and for `grep`'s file filter, matched by the shared linear-time
+ * matcher (`util/wildcard.ts`; patterns arrive in documents, so no backtracking RegExp):
  * `*` any run of characters but `/`; `?` one such character; `**` as a whole path segment any
  * number of directories (including none); `[abc]`, `[a-z]`, `[!abc]`; `{a,b}` alternatives,
  * nestable; `\x` a literal x. Dot-files match like any other file.
  */
-
-const REGEX_SPECIAL = /[.+^$()|{}[\]\\*?]/;
-
-function escapeChar(c: string): string {
-  return REGEX_SPECIAL.test(c) || c === '/' ? `\\${c}` : c;
-}
+import { alt, compileWildcard, lit, lower, notNewline, notSlash, one, opt, seq, star, upper, wildcardCache, type CharTest, type Pat } from '../util/wildcard.ts';
 
 /** True when `s` has any glob metacharacter (so it is not a plain path). */
 export function hasGlobChars(s: string): boolean {
   return /[*?[\]{}]/.test(s);
 }
 
-/** Regular-expression source for a glob, anchored by the caller. */
-function globSource(pattern: string): string {
+/** `[…]`'s body (between the brackets, after a `!`/`^`) as a test on one character. */
+function classTest(body: string, negate: boolean, ignoreCase: boolean): CharTest {
+  const ranges: [number, number][] = [];
+  for (let j = 0; j < body.length; j++) {
+    const from = body.charCodeAt(j);
+    if (body[j + 1] === '-' && j + 2 < body.length) {
+      ranges.push([from, body.charCodeAt(j + 2)]);
+      j += 2;
+    } else ranges.push([from, from]);
+  }
+  const inSet = (c: number) => ranges.some(([a, b]) => c >= a && c <= b);
+  const has = ignoreCase ? (c: number) => inSet(c) || inSet(lower(c)) || inSet(upper(c)) : inSet;
+  // A negated class never matches the path separator.
+  return negate ? (c) => c !== 47 && !has(c) : has;
+}
+
+/** The pattern tree for a glob. */
+function globPattern(pattern: string, ignoreCase: boolean): Pat {
   let i = 0;
   const p = pattern;
 
-  function classAt(start: number): { source: string; end: number } | null {
+  function classAt(start: number): { test: CharTest; end: number } | null {
     let j = start + 1;
     let negate = false;
     if (p[j] === '!' || p[j] === '^') {
@@ -33,18 +44,16 @@ function globSource(pattern: string): string {
     if (p[j] === ']') j++; // a leading `]` is literal
     while (j < p.length && p[j] !== ']') j++;
     if (j >= p.length) return null;
-    const body = p.slice(bodyStart, j).replace(/[\\[\]^]/g, (c) => `\\${c}`);
-    // A class never matches the path separator.
-    return { source: negate ? `[^/${body}]` : `[${body}]`, end: j };
+    return { test: classTest(p.slice(bodyStart, j), negate, ignoreCase), end: j };
   }
 
-  function parse(inBrace: boolean): string {
-    let out = '';
+  function parse(inBrace: boolean): Pat {
+    const out: Pat[] = [];
     while (i < p.length) {
       const c = p[i]!;
-      if (inBrace && (c === ',' || c === '}')) return out;
+      if (inBrace && (c === ',' || c === '}')) break;
       if (c === '\\' && i + 1 < p.length) {
-        out += escapeChar(p[i + 1]!);
+        out.push(lit(p[i + 1]!));
         i += 2;
       } else if (c === '*') {
         let j = i;
@@ -54,32 +63,33 @@ function globSource(pattern: string): string {
         const segmentEnd = next === undefined || next === '/' || (inBrace && (next === ',' || next === '}'));
         if (j - i >= 2 && segmentStart && segmentEnd) {
           if (next === '/') {
-            out += '(?:.*/)?';
+            // `**/`: any number of directories, including none.
+            out.push(opt(seq(star(notNewline), lit('/'))));
             i = j + 1;
           } else {
-            out += '.*';
+            out.push(star(notNewline));
             i = j;
           }
         } else {
-          out += '[^/]*';
+          out.push(star(notSlash));
           i = j;
         }
       } else if (c === '?') {
-        out += '[^/]';
+        out.push(one(notSlash));
         i++;
       } else if (c === '[') {
         const cls = classAt(i);
         if (cls) {
-          out += cls.source;
+          out.push(one(cls.test));
           i = cls.end + 1;
         } else {
-          out += '\\[';
+          out.push(lit('['));
           i++;
         }
       } else if (c === '{') {
         const save = i;
         i++;
-        const alternatives: string[] = [];
+        const alternatives: Pat[] = [];
         let closed = false;
         while (i < p.length) {
           alternatives.push(parse(true));
@@ -91,27 +101,29 @@ function globSource(pattern: string): string {
           }
         }
         if (closed && alternatives.length > 1) {
-          out += `(?:${alternatives.join('|')})`;
+          out.push(alt(alternatives));
         } else {
           // `{a}` or an unclosed brace is literal text, as in bash.
           i = save + 1;
-          out += '\\{';
+          out.push(lit('{'));
         }
       } else {
-        out += escapeChar(c);
+        out.push(lit(c));
         i++;
       }
     }
-    return out;
+    return seq(...out);
   }
 
   return parse(false);
 }
 
+const compiled = wildcardCache((key: string) => compileWildcard(globPattern(key.slice(1), key[0] === 'i'), { ignoreCase: key[0] === 'i' }));
+
 /** A matcher for whole relative paths (`src/a.ts`), `/`-separated. */
 export function compileGlob(pattern: string, opts: { ignoreCase?: boolean } = {}): (path: string) => boolean {
-  const re = new RegExp(`^${globSource(pattern)}$`, opts.ignoreCase ? 'i' : '');
-  return (path) => re.test(path);
+  const w = compiled(`${opts.ignoreCase ? 'i' : '-'}${pattern}`);
+  return (path) => w.test(path);
 }
 
 /**
