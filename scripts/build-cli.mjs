@@ -65,35 +65,47 @@ function origin(input) {
 /**
  * `dist-cli/bundle-graph.json`: what the runner reads before it runs any code of its own — the
  * chunks the entry imports statically (transitively), with the packages and source folders in
- * each — and what it may load later. `test/unit/cli-startup-loads.test.ts` checks that the heavy
- * pieces (MCP client, SDK, zod, re2js, yaml, just-bash) stay off the start-up path.
+ * each — and what it may load later; `sandboxThread`, the same for the sandbox thread's entry.
+ * `test/unit/cli-startup-loads.test.ts` checks that the heavy pieces (MCP client, SDK, zod, re2js,
+ * yaml, just-bash) stay off the start-up path, and the parsers off the sandbox thread's.
  */
 function bundleGraph(metafile, outdir) {
   const outs = metafile.outputs;
   const name = (k) => relative(outdir, join(root, k)) || basename(k);
   // By output name: `entryPoint` is the source path as esbuild resolved it (another spelling when src/ is a symlink).
-  const entryKey = Object.keys(outs).find((k) => basename(k) === 'harness.mjs');
-  if (!entryKey) return { entry: null, startupBytes: null, startup: [], lazy: [] };
-  const seen = new Set();
-  const stack = [entryKey];
-  while (stack.length) {
-    const k = stack.pop();
-    if (seen.has(k)) continue;
-    seen.add(k);
-    for (const i of outs[k].imports) if (i.kind === 'import-statement' && outs[i.path]) stack.push(i.path);
-  }
+  const entryKey = (file) => Object.keys(outs).find((k) => basename(k) === file);
+  /** The chunks an entry imports statically, transitively (what is read before its first line runs). */
+  const closure = (key) => {
+    const seen = new Set();
+    const stack = [key];
+    while (stack.length) {
+      const k = stack.pop();
+      if (seen.has(k)) continue;
+      seen.add(k);
+      for (const i of outs[k].imports) if (i.kind === 'import-statement' && outs[i.path]) stack.push(i.path);
+    }
+    return seen;
+  };
   const describe = (k) => {
     const by = {};
     for (const [input, v] of Object.entries(outs[k].inputs)) by[origin(input)] = (by[origin(input)] ?? 0) + v.bytesInOutput;
     return { file: name(k), bytes: outs[k].bytes, origins: Object.fromEntries(Object.entries(by).sort((a, b) => b[1] - a[1])) };
   };
+  const main = entryKey('harness.mjs');
+  if (!main) return { entry: null, startupBytes: null, startup: [], lazy: [], sandboxThread: null };
+  const seen = closure(main);
   const chunks = Object.keys(outs).filter((k) => k.endsWith('.mjs'));
   const startup = chunks.filter((k) => seen.has(k)).map(describe);
+  // The sandbox thread's entry (started at the beginning of a run, beside the engine loading here):
+  // what it reads before it can answer is just-bash and the sandbox, not the harness's parsers.
+  const worker = entryKey('sandbox-worker.mjs');
+  const workerStartup = worker ? chunks.filter((k) => closure(worker).has(k)).map(describe) : [];
   return {
-    entry: name(entryKey),
+    entry: name(main),
     startupBytes: startup.reduce((n, c) => n + c.bytes, 0),
     startup,
     lazy: chunks.filter((k) => !seen.has(k)).map(describe),
+    sandboxThread: worker ? { entry: name(worker), startupBytes: workerStartup.reduce((n, c) => n + c.bytes, 0), startup: workerStartup } : null,
   };
 }
 

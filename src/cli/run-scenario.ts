@@ -17,7 +17,7 @@ import type { Message, RunResult } from '../harness/index.ts';
 import type { ContextSettingsInput, ContextState } from '../harness/context/index.ts';
 import type { SessionLogEvent } from '../harness/session/index.ts';
 import type { PriceTable } from '../harness/cost/index.ts';
-import type { ModelClient } from '../harness/ports.ts';
+import type { ModelClient, Sandbox } from '../harness/ports.ts';
 import type { Scenario } from '../scenarios/schema.ts';
 import type { ScriptedSteer } from '../harness/agents/index.ts';
 import { EXIT, helpText, parseCliArgs, type CliArgs } from './args.ts';
@@ -132,11 +132,12 @@ async function untrustedNote(scenario: Scenario, out: Out): Promise<void> {
 /** `log`: what earlier runs left, until `writer` (the session file, written as events happen) takes it over. */
 type Conversation = { id: string; prompt?: string; history: Message[]; contextState: ContextState | null; log: SessionLogEvent[]; appendable: boolean; writer?: SessionFileWriter };
 
-async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, context: ContextSettingsInput, conv?: Conversation): Promise<RunResult> {
+/** `started`: a sandbox whose thread `main` started before reading the folder (the first run's); otherwise one starts here. */
+async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, context: ContextSettingsInput, conv?: Conversation, started?: Promise<Sandbox>): Promise<RunResult> {
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
   // The sandbox's thread starts (and loads just-bash there) while this one loads the engine and the SDK.
-  const sandboxReady = createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
+  const sandboxReady = started ?? startSandbox(out);
   let loaded;
   try {
     loaded = await Promise.all([live ? liveModel() : undefined, engine(), runOptions()]);
@@ -353,6 +354,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const startSandbox = (out: Out) => createCliSandbox((line) => out.stderr(`harness-playground: ${line}\n`));
+
 /** Runs the command line; resolves to the exit code. Exported for tests. */
 export async function main(argv: readonly string[], out: Out): Promise<number> {
   // `golden <scenario>`: re-run its golden cases (see golden.ts).
@@ -381,6 +384,10 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   let conv: Conversation | undefined;
+  // The first run's sandbox thread starts now: booting a Node thread and loading just-bash there
+  // (the largest piece of start-up) overlaps reading the folder and loading the engine on this
+  // thread, instead of following them. Disposed in `finally` if no run took it (a usage error, a Ctrl-C).
+  let sandboxStarted: Promise<Sandbox> | undefined = startSandbox(out);
   process.on('SIGINT', onSigint);
   const stoppedBeforeRun = () => {
     out.stderr('harness-playground: stopped with Ctrl-C before the run started: nothing ran, nothing written back\n');
@@ -407,7 +414,9 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
         const relay = () => run.abort();
         controller.signal.addEventListener('abort', relay, { once: true });
         if (conv) conv.prompt = prompt ?? args.prompt;
-        const r = await runOne(plan, args, out, run.signal, steers, prices, context, conv).finally(() => controller.signal.removeEventListener('abort', relay));
+        const started = sandboxStarted;
+        sandboxStarted = undefined;
+        const r = await runOne(plan, args, out, run.signal, steers, prices, context, conv, started).finally(() => controller.signal.removeEventListener('abort', relay));
         if (r.reason === 'aborted' || controller.signal.aborted) aborted = true;
         reasons.push(r.reason);
         if (aborted) break;
@@ -428,6 +437,7 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
     throw e;
   } finally {
     process.off('SIGINT', onSigint);
+    await (await sandboxStarted?.catch(() => null))?.dispose();
     await conv?.writer?.close();
   }
 }

@@ -13,7 +13,7 @@ import { CLI_DIR } from '../../scripts/build-cli.mjs';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 
 type Chunk = { file: string; bytes: number; origins: Record<string, number> };
-type Graph = { entry: string; startupBytes: number; startup: Chunk[]; lazy: Chunk[] };
+type Graph = { entry: string; startupBytes: number; startup: Chunk[]; lazy: Chunk[]; sandboxThread: { entry: string; startup: Chunk[] } | null };
 
 /** What must not be read before the run needs it. */
 const HEAVY = /^(zod|re2js|yaml|just-bash|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk|ajv|isomorphic-git|@jitl\/.*|quickjs-emscripten.*|src\/mcp|src\/sandbox|src\/scenarios)$/;
@@ -55,6 +55,14 @@ describe('runner start-up', () => {
     // The graph is complete: the heavy pieces are in the lazy chunks.
     const lazy = new Set(g.lazy.flatMap((c) => Object.keys(c.origins)));
     for (const o of ['zod', 're2js', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'src/mcp']) expect(lazy.has(o), o).toBe(true);
+  });
+
+  it('the sandbox thread reads just-bash and the sandbox before it answers, not the harness parsers or the SDK', () => {
+    const t = graph().sandboxThread;
+    expect(t?.entry).toBe('sandbox-worker.mjs');
+    const origins = new Set(t!.startup.flatMap((c) => Object.keys(c.origins)));
+    expect(origins.has('just-bash')).toBe(true);
+    for (const o of ['zod', 're2js', 'yaml', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk']) expect(origins.has(o), o).toBe(false);
   });
 
   it('a folder run without MCP servers never loads the MCP client (it runs with that chunk deleted)', { timeout: 90_000 }, async () => {

@@ -14,3 +14,5 @@ export { permissionPipeline, HEADLESS_DENY, type PipelineEnv, type PipelineResul
 export { whatIf, type WhatIfResult } from './what-if.ts';
 export { isSecretFile, protectedPathReason } from './secret-files.ts';
 export { splitToolList } from './tool-list.ts';
+/** The linear-time engine tier patterns run on (`util/safe-regex.ts`), for editors that check a pattern as it is typed. */
+export { compileSafeRegex } from '../util/safe-regex.ts';

@@ -12,7 +12,7 @@ export { replaySession, GRANTS_NOT_RESTORED, type ReplayedSession, type Replayed
 export { repairTranscript, type RepairResult } from './repair.ts';
 export { snapshotSandbox, restoreSnapshot, snapshotAt, applyDelta, SnapshotTracker, type SnapshotOptions } from './snapshot.ts';
 export { exportSessionJsonl, sessionJsonlLines, SessionJsonlEncoder, importSessionJsonl, stableUuid, type ExportOptions, type ImportResult, type ImportOptions } from './jsonl.ts';
-export { redactText, redactDeep, containsKeyShape, REDACTED_KEY } from './redact.ts';
+export { redactText, redactDeep, redactedJson, containsKeyShape, REDACTED_KEY } from './redact.ts';
 export { utf8Bytes } from './store-common.ts';
 // What code outside the harness imports from this folder (its sub-entry point).
 export { deeperThan } from './bound-depth.ts';

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { Message } from '../messages.ts';
 import { hash53 } from '../context/hash.ts';
 import type { MessageOrigin, TraceEvent } from '../trace.ts';
-import { containsKeyShape, redactDeep } from './redact.ts';
+import { containsKeyShape, redactedJson } from './redact.ts';
 import type { SessionLogEvent } from './types.ts';
 import { isProjectRelativePath } from '../util/paths.ts';
 
@@ -79,11 +79,11 @@ export class SessionJsonlEncoder {
         type: event.message.role,
         message: event.message,
       };
-      out.push(JSON.stringify(redactDeep(record, opts.secrets)));
+      out.push(redactedJson(record, opts.secrets));
       this.parentUuids.set(event.agentId, uuid);
     }
     const trace = { type: 'trace', uuid: stableUuid(`${opts.sessionId}:t:${seq}`), sessionId: opts.sessionId, timestamp, event };
-    out.push(JSON.stringify(redactDeep(trace, opts.secrets)));
+    out.push(redactedJson(trace, opts.secrets));
     // Belt and braces: redaction runs on every string, so this only trips on a bug. JSON keeps a
     // record on one line, so checking each line checks the whole text.
     for (const line of out) if (containsKeyShape(line)) throw new Error('Refusing to export: an API key is still in the text.');

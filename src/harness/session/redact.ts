@@ -34,6 +34,34 @@ export function redactDeep<T>(value: T, secrets: readonly string[] = []): T {
   return walk(value) as T;
 }
 
+/**
+ * A secret whose every occurrence in `JSON.stringify` output is an occurrence in one of the
+ * strings: only characters JSON never escapes and that cannot end a string (`[A-Za-z0-9_-]`, what
+ * real keys are made of); not only number characters (`-0-9eE`), so it cannot lie in a number
+ * (true, false and null are shorter than 8); and not starting with a character an escape sequence
+ * continues with (`\n`, `\u00e9`: `bfnrtu` and hex digits), so it cannot start inside one.
+ */
+const PLAIN_SECRET = /^[A-Za-z0-9_-]{8,}$/;
+const NUMBER_LIKE = /^[-0-9eE]+$/;
+const ESCAPE_TAIL = /^[bfnrtuA-Fa-f0-9]/;
+const plain = (s: string) => PLAIN_SECRET.test(s) && !NUMBER_LIKE.test(s) && !ESCAPE_TAIL.test(s);
+
+/**
+ * `JSON.stringify(redactDeep(value, secrets))` — the same record — without the deep copy: the
+ * value's JSON text is redacted in one pass. Both redactions only ever match inside one JSON
+ * string (a key shape starts with `sk-ant-` and stops at `"` or `\`; a plain secret, see above,
+ * contains neither), and replace with text JSON does not escape, so redacting the text is
+ * redacting each string. A session's `model.request` records hold the whole conversation, so the
+ * runner writing one per turn made a full copy of it per turn (issue 23 §3's per-turn cost and
+ * peak memory). Any other secret (spaces, quotes, only digits, …) takes the deep copy. Values
+ * are plain JSON data, as every logged event is.
+ */
+export function redactedJson(value: unknown, secrets: readonly string[] = []): string {
+  const used = secrets.map((s) => s.trim()).filter((s) => s.length >= 8);
+  if (!used.every(plain)) return JSON.stringify(redactDeep(value, secrets));
+  return redactText(JSON.stringify(value), used);
+}
+
 /** Whether a text still holds anything key-shaped (a last check before text leaves the page). */
 export function containsKeyShape(text: string): boolean {
   return /sk-ant-(?!\[redacted\])[A-Za-z0-9_-]+/.test(text);

@@ -8,9 +8,18 @@ import { Worker } from 'node:worker_threads';
 import { createWorkerSandbox, type WorkerLike, type WorkerSandbox, type WorkerSandboxOptions } from './client.ts';
 import type { FromWorker } from './protocol.ts';
 
+/**
+ * How the thread is started. `youngGenerationMb` caps its young generation (V8 otherwise grows it
+ * to ~17 MB, most of it garbage between commands: resident memory the runner's peak pays for);
+ * `onOnline` runs each time a thread is up (a new thread re-initialises V8's process-wide flags,
+ * which `src/cli/heap.ts` sets again then).
+ */
+export type NodeThreadOptions = { youngGenerationMb?: number; onOnline?: () => void };
+
 /** A thread running `entry` (a bundled `node-entry.ts`), adapted to what the worker sandbox talks to. */
-export function spawnNodeThread(entry: URL): WorkerLike {
-  const worker = new Worker(entry);
+export function spawnNodeThread(entry: URL, thread: NodeThreadOptions = {}): WorkerLike {
+  const worker = new Worker(entry, thread.youngGenerationMb ? { resourceLimits: { maxYoungGenerationSizeMb: thread.youngGenerationMb } } : {});
+  if (thread.onOnline) worker.once('online', thread.onOnline);
   return {
     post: (msg) => worker.postMessage(msg),
     onMessage: (handler) => worker.on('message', (msg: FromWorker) => handler(msg)),
@@ -22,6 +31,6 @@ export function spawnNodeThread(entry: URL): WorkerLike {
   };
 }
 
-export function createJustBashThreadSandbox(entry: URL, opts: Omit<WorkerSandboxOptions, 'spawn'> = {}): Promise<WorkerSandbox> {
-  return createWorkerSandbox({ ...opts, spawn: () => spawnNodeThread(entry) });
+export function createJustBashThreadSandbox(entry: URL, opts: Omit<WorkerSandboxOptions, 'spawn'> = {}, thread: NodeThreadOptions = {}): Promise<WorkerSandbox> {
+  return createWorkerSandbox({ ...opts, spawn: () => spawnNodeThread(entry, thread) });
 }

@@ -3,8 +3,7 @@
  * `ask: Edit`, or a regex tier rule `deny: /rm\s+-rf/` (optionally `… tools /bash/`). Blank lines
  * and `#` comments are skipped. Errors name the line.
  */
-import { compileSafeRegex } from '../../harness/util/index.ts';
-import { parseRule, type RuleBehavior, type SourcedRule } from '../../harness/permissions/index.ts';
+import { compileSafeRegex, parseRule, type RuleBehavior, type SourcedRule } from '../../harness/permissions/index.ts';
 
 export type RulesText = { rules: SourcedRule[]; errors: { line: number; message: string }[] };
 

@@ -1,0 +1,34 @@
+/**
+ * The runner's memory (issue 23 §3: peak RSS ≤ 150 MB on a 208-turn session). What a long run
+ * keeps alive is small (a heap snapshot late in the 208-turn bench session holds ~18 MB); the peak
+ * is V8's young generation, which it doubles up to 16 MB per semi-space (~34 MB resident) on this
+ * thread and ~17 MB on the sandbox thread once a process allocates briskly, as a run does
+ * (request bodies, streamed events), and then keeps. Measured on that session (bench
+ * `cli-startup.ts`): 188–198 MB peak as it was, 147–151 MB with both kept small, and the same CPU.
+ *
+ * - The sandbox thread gets `resourceLimits.maxYoungGenerationSizeMb` (Node's documented knob).
+ * - This thread has no such knob once started, so its young generation is kept at the size it has
+ *   by setting V8's `--semi-space-growth-factor` to 1 at run time. A new worker thread
+ *   re-initialises V8's flags for the whole process, so it is set again whenever one comes up
+ *   (the sandbox thread's `online`); a thread started elsewhere (a JS hook, an MCP server in a
+ *   thread) only lets the young generation grow again as before — slower to free, never wrong.
+ *
+ * Only the runner's entry (`cli-main.ts`) turns this on: tests that call `main` in-process keep V8's defaults.
+ */
+import { setFlagsFromString } from 'node:v8';
+
+/** The sandbox thread's young generation, MB: scavenges stay cheap (just-bash keeps little between commands). */
+export const SANDBOX_YOUNG_GENERATION_MB = 4;
+
+let tuned = false;
+
+/** Keep this thread's young generation at its current (start-up) size from now on. */
+export function tuneHeapForCli(): void {
+  tuned = true;
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** Again after a worker thread came up (it reset the flag), if the runner's entry turned tuning on. */
+export function reapplyHeapTuning(): void {
+  if (tuned) setFlagsFromString('--semi-space-growth-factor=1');
+}
