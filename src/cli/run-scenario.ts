@@ -26,7 +26,6 @@ import { loadDir, sandboxFiles, writeBack, type LoadedDir } from './dir-workspac
 import { copiedLine, copyGitIntoSandbox, readDirGit, type DirGit } from './dir-git.ts';
 import type { Out } from './output.ts';
 import { createCliSandbox } from './cli-sandbox.ts';
-import { justBashShellParser } from '../sandbox/justbash/shell-parser.ts';
 import { UsageError } from './usage-error.ts';
 import { contextOverlay, mergeContextSettings } from './context-flags.ts';
 import { latestSessionId, loadSession, SessionFileWriter } from './session-files.ts';
@@ -189,8 +188,9 @@ async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSigna
       ...(history.length > 0 ? { history, sessionStart: 'resume' as const, ...(conv?.contextState ? { contextState: conv.contextState } : {}) } : {}),
       sessionId,
       cliRules: cliRules(args),
-      // The runner's sandbox is just-bash: commands are judged on its own AST.
-      shellParser: justBashShellParser,
+      // The runner's sandbox is just-bash: commands are judged on its own AST (loaded with the run,
+      // not before the first request's start-up path).
+      shellParser: (await import('../sandbox/justbash/shell-parser.ts')).justBashShellParser,
       prices,
       ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
       ...(args.fallbackModel ? { fallbackModel: args.fallbackModel } : {}),
