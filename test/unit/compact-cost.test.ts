@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cost, type TraceEvent } from '../../src/harness/index.ts';
 import type { ScriptedTurn } from '../../src/model/scripted/script.ts';
 import { summarize as eventLine } from '../../src/ui/events/summary.ts';
+import { deriveConversation } from '../../src/ui/state/conversation.ts';
 import { drain, ofType, setup, transitions } from './loop-helpers.ts';
 
 const { DEFAULT_PRICE_TABLE, costOfEvents, costSummaryLines } = cost;
@@ -88,6 +89,9 @@ describe('auto-compact’s summary call is priced', () => {
     expect(report.requests).toHaveLength(0);
     expect(report.sideCalls.map((c) => [c.kind, c.model, c.usage])).toEqual([['compact_summary', 'test-model', SUMMARY_USAGE]]);
     expect(report.totalUsd).toBeCloseTo(SUMMARY_USD, 12);
+    // The page's run-end card says what the run cost: the summary.
+    const end = deriveConversation(events, { settled: true }).find((i) => i.kind === 'end');
+    expect(end && end.kind === 'end' && end.usd).toBeCloseTo(SUMMARY_USD, 12);
   });
 
   it('a model-free summariser makes no call: no summaryCalls, nothing priced (scripted lessons stay as they were)', async () => {
