@@ -76,7 +76,7 @@ describe('the compact summary call over the real SDK', () => {
 });
 
 describe('headless: total_cost_usd includes the compact summary', { timeout: 120_000 }, () => {
-  it('-p --output-format json: an auto-compact mid-run is in total_cost_usd, modelUsage and cost.side_calls', async () => {
+  it('-p --output-format json / stream-json: an auto-compact mid-run is in total_cost_usd, modelUsage and cost.side_calls', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hp-compact-cost-'));
     // ~10k tokens of tool result: the second request (~13k) crosses the line at 50 % of a 20k window; the first (~3k) does not.
     writeFileSync(join(dir, 'big.txt'), 'line of text\n'.repeat(2000));
@@ -85,10 +85,9 @@ describe('headless: total_cost_usd includes the compact summary', { timeout: 120
     let agent = 0;
     server.setTurns((req) => (isCompactRequest(req) ? SUMMARY : [read, answer][agent++]!));
     const before = server.requests.length;
-    const r = await runCliInProcess(
-      ['--dir', dir, '-p', 'what is in big.txt?', '--output-format', 'json', '--context-window', '20000', '--autocompact-threshold', '0.5', '--context-settings', '{"collapse":{"enabled":false}}'],
-      { ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'hp-compact-cfg-')) },
-    );
+    const env = { ANTHROPIC_API_KEY: 'sk-test-dummy', ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'hp-compact-cfg-')) };
+    const args = (format: string) => ['--dir', dir, '-p', 'what is in big.txt?', '--output-format', format, '--context-window', '20000', '--autocompact-threshold', '0.5', '--context-settings', '{"collapse":{"enabled":false}}'];
+    const r = await runCliInProcess(args('json'), env);
     expect(r.code).toBe(0);
     const posts = server.requests.slice(before).filter((q) => q.method === 'POST');
     expect(posts.map(isCompactRequest)).toEqual([false, true, false]);
@@ -106,5 +105,11 @@ describe('headless: total_cost_usd includes the compact summary', { timeout: 120
     const models = Object.values(o.modelUsage);
     expect(models.reduce((t, m) => t + m.costUSD, 0)).toBeCloseTo(o.total_cost_usd, 7);
     expect(models.reduce((t, m) => t + m.outputTokens, 0)).toBe(20 + 8 + 600);
+    // stream-json's result line carries the same total.
+    agent = 0;
+    const streamed = await runCliInProcess(args('stream-json'), env);
+    const last = JSON.parse(streamed.stdout.trim().split('\n').at(-1)!) as { type: string; total_cost_usd: number };
+    expect(last.type).toBe('result');
+    expect(last.total_cost_usd).toBeCloseTo(expected, 7);
   });
 });
