@@ -60,6 +60,8 @@ export type ResultObject = {
     by_agent: { agent_id: string; label: string; parent?: string; model: string; requests: number; usd_own: number; usd_total: number }[];
     /** Each tool call's share: its result's part of the request that carried it back. */
     by_tool_call: { tool_use_id: string; name: string; agent_id: string; usd: number }[];
+    /** Calls outside the turns (`memory_extraction`, `collapse_summary`, `compact_summary`); in `total_cost_usd` and `modelUsage`. */
+    side_calls: { kind: string; model: string; agent_id: string; usd: number }[];
     prices: { date: string; source: string };
     /** Models the price table does not name (priced with its fallback row). */
     assumed_models: string[];
@@ -196,6 +198,7 @@ export class Printer {
         cache_hit_rate: input === 0 ? 0 : Math.round(((u.cache_read_input_tokens ?? 0) / input) * 1000) / 1000,
         by_agent: report.agents.map((a) => ({ agent_id: a.agentId, label: a.label, ...(a.parentAgentId ? { parent: a.parentAgentId } : {}), model: a.model, requests: a.requests, usd_own: roundUsd(a.ownUsd), usd_total: roundUsd(a.totalUsd) })),
         by_tool_call: report.toolCalls.map((t) => ({ tool_use_id: t.toolUseId, name: t.name, agent_id: t.agentId, usd: roundUsd(t.usd) })),
+        side_calls: report.sideCalls.map((c) => ({ kind: c.kind, model: c.model, agent_id: c.agentId, usd: roundUsd(c.cost.total) })),
         prices: report.prices,
         assumed_models: report.assumedModels,
       },
@@ -221,9 +224,10 @@ export class Printer {
 /** Dollars to a millionth of a cent's precision, so JSON stays readable. */
 const roundUsd = (usd: number) => Math.round(usd * 1e8) / 1e8;
 
+/** Usage and dollars per model, as Claude Code's `modelUsage`: every call, the side calls (summaries, memory extraction) too. */
 function modelUsageOf(report: CostReport): Record<string, ModelUsageEntry> {
   const out: Record<string, ModelUsageEntry> = {};
-  for (const r of report.requests) {
+  for (const r of [...report.requests, ...report.sideCalls]) {
     const m = (out[r.model] ??= { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, webSearchRequests: 0, costUSD: 0 });
     m.inputTokens += r.usage.input_tokens;
     m.outputTokens += r.usage.output_tokens;

@@ -178,8 +178,11 @@ type EventBody =
       /** Why it fired or did not, in words. */
       reason: string;
       changes: CompactionChange[];
-      /** Collapse only: the model calls that wrote this call's new summaries (priced as `collapse_summary`). */
-      summaryCalls?: CollapseSummaryCall[];
+      /**
+       * The model calls that wrote summaries here: collapse's new ranges (priced as `collapse_summary`),
+       * auto-compact's one summary of the whole history, `/compact` included (priced as `compact_summary`).
+       */
+      summaryCalls?: SummaryCall[];
     }
   | {
       /** Cache numbers of one model call and what broke the prefix, if anything. */
@@ -560,6 +563,12 @@ export type CompactionChange =
  * summary stands in. `usage` is what the API reported (null when nothing was).
  */
 export type CollapseSummaryCall = { from: number; to: number; model: string; usage: Usage | null; fallback?: string };
+/**
+ * A summary call on a `compaction.layer` event: collapse's (above), or auto-compact's, where
+ * `from`…`to` are the stored messages it summarised and `fallback` says why the compact failed
+ * (nothing stands in: the history stays as it was).
+ */
+export type SummaryCall = CollapseSummaryCall;
 
 /** What changed between two consecutive requests that broke the cached prefix. */
 export type CacheBreak = {

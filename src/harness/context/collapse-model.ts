@@ -12,9 +12,9 @@
  * once, when its range is collapsed; later calls re-project it unchanged (the cached prefix holds).
  */
 import type { Message, Usage } from '../messages.ts';
-import { emptyUsage } from '../messages.ts';
 import type { ModelClient } from '../ports.ts';
 import type { CollapseSummaryCall } from '../trace.ts';
+import { foldCallUsage } from './call-usage.ts';
 import { buildCollapseRequest, keepFindings } from './collapse-prompt.ts';
 import { callLabel } from './collapse-summary.ts';
 import { findingsOfRange } from './findings.ts';
@@ -33,10 +33,6 @@ export const COLLAPSE_SUMMARY_MAX_TOKENS = 2_000;
 /** A written summary larger than this share of the range it stands for saves too little: oversized. */
 export const COLLAPSE_SUMMARY_MAX_SHARE = 0.5;
 
-function definedUsage(u: Partial<Usage>): Partial<Usage> {
-  return Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined && v !== null)) as Partial<Usage>;
-}
-
 /** A collapse summary call through a model client: no tools, the prompt of `collapse-prompt.ts`. */
 export function modelCollapseSummarizer(client: ModelClient, opts: { model: string; maxTokens?: number }): CollapseSummarize {
   return async (range, findings, signal) => {
@@ -50,11 +46,8 @@ export function modelCollapseSummarizer(client: ModelClient, opts: { model: stri
     const request = { model, max_tokens: opts.maxTokens ?? COLLAPSE_SUMMARY_MAX_TOKENS, ...buildCollapseRequest(range, findings) };
     for await (const ev of client.stream(request, signal)) {
       if (ev.type === 'error') return fail(ev.error.kind === 'aborted' ? 'the summary call was aborted' : `the summary call failed: ${ev.error.message}`);
-      if (ev.type === 'message_start') usage = { ...emptyUsage(), ...definedUsage(ev.message.usage) };
-      if (ev.type === 'message_delta') {
-        if (ev.usage) usage = { ...(usage ?? emptyUsage()), ...definedUsage(ev.usage) };
-        if (ev.delta.stop_reason === 'max_tokens') cut = true;
-      }
+      usage = foldCallUsage(usage, ev);
+      if (ev.type === 'message_delta' && ev.delta.stop_reason === 'max_tokens') cut = true;
       if (ev.type === 'content_block_start' && ev.content_block.type === 'text') texts.set(ev.index, ev.content_block.text);
       if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') texts.set(ev.index, (texts.get(ev.index) ?? '') + ev.delta.text);
       if (ev.type === 'message_stop') stopped = true;

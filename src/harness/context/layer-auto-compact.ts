@@ -5,9 +5,13 @@
  * verbatim]. The collapse store and queued trims no longer apply and are cleared; stored tool
  * results are kept (`read_tool_result` still works). After `maxFailures` failed summaries in a row
  * the automatic path stops trying (a circuit breaker); a reactive compact always tries.
+ *
+ * When a model wrote (or failed to write) the summary, the event's `summaryCalls` carries that call's
+ * model and usage — the same shape the collapse layer uses — so the cost ledger prices it as a
+ * `compact_summary` line and the run's budget counts it (`/compact` comes through here too).
  */
 import type { Message } from '../messages.ts';
-import type { TraceEventBody } from '../trace.ts';
+import type { SummaryCall, TraceEventBody } from '../trace.ts';
 import { summaryMessageText } from './compact-prompt.ts';
 import { layerEvent, type LayerInput, type LayerOutput } from './layer.ts';
 import type { Summarize, SummaryResult } from './summarizer.ts';
@@ -65,9 +69,13 @@ export async function* autoCompactLayer(
   } else {
     result = await call;
   }
+  // The call that wrote it: messages 0…head.length-1 of the stored history were summarised.
+  const summaryCalls: SummaryCall[] = result.call ? [{ from: 0, to: head.length - 1, model: result.call.model, usage: result.call.usage, ...(result.ok ? {} : { fallback: result.error }) }] : [];
+  const withCalls = summaryCalls.length > 0 ? { summaryCalls } : {};
   if (!result.ok) {
     const failed = { ...state, autoCompactFailures: state.autoCompactFailures + 1 };
-    return { ...none(`the summary failed: ${result.error}`, result.error), state: failed };
+    const out = none(`the summary failed: ${result.error}`, result.error);
+    return { ...out, event: { ...out.event, ...withCalls }, state: failed };
   }
   const next: Message[] = [{ role: 'user', content: [{ type: 'text', text: summaryMessageText(result.summary, head.length) }] }, ...tail];
   const after = input.tokensOf(next);
@@ -93,6 +101,7 @@ export async function* autoCompactLayer(
       tokensAfter: after,
       reason: trigger === 'reactive' ? 'the API said the prompt is too long: compacted once' : `${tokens} tokens reached the line at ${line}`,
       changes: [{ kind: 'history_summarised', removed: head.length, kept: tail.length, summary: result.summary }],
+      ...withCalls,
     }),
   };
 }

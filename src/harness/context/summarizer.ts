@@ -3,13 +3,22 @@
  * passes {@link modelSummarizer} over its own model client (it may wrap it to fire PreCompact
  * hooks first). {@link deterministicSummarizer} needs no model (tests, benchmarks, offline demos).
  */
-import type { Message, TextBlock } from '../messages.ts';
+import type { Message, TextBlock, Usage } from '../messages.ts';
 import type { ModelClient } from '../ports.ts';
 import type { TraceEventBody } from '../trace.ts';
+import { foldCallUsage } from './call-usage.ts';
 import { summarizeRange } from './collapse-summary.ts';
 import { buildCompactRequest, COMPACT_SECTIONS } from './compact-prompt.ts';
 
-export type SummaryResult = { ok: true; summary: string } | { ok: false; error: string };
+/**
+ * The model call behind a summary, when there was one: which model and what the API reported
+ * (`null` when it reported nothing). Auto-compact puts it in its `compaction.layer` event's
+ * `summaryCalls`, and the cost ledger prices it as a `compact_summary` line — a failed call costs
+ * money too. A model-free summariser leaves it out.
+ */
+export type SummaryCallInfo = { model: string; usage: Usage | null };
+
+export type SummaryResult = ({ ok: true; summary: string } | { ok: false; error: string }) & { call?: SummaryCallInfo };
 
 export type SummarizeInfo = { trigger: 'auto' | 'reactive' };
 
@@ -30,16 +39,19 @@ export function modelSummarizer(client: ModelClient, opts: { model: string; maxT
     const req = buildCompactRequest(messages, opts.customInstructions ? { customInstructions: opts.customInstructions } : {});
     const texts = new Map<number, string>();
     let stopped = false;
+    let usage: Usage | null = null;
+    const call = (): SummaryCallInfo => ({ model: opts.model, usage });
     for await (const ev of client.stream({ model: opts.model, max_tokens: opts.maxTokens ?? 8_000, ...req }, signal)) {
-      if (ev.type === 'error') return { ok: false, error: `the summary call failed: ${ev.error.message}` };
+      if (ev.type === 'error') return { ok: false, error: `the summary call failed: ${ev.error.message}`, call: call() };
+      usage = foldCallUsage(usage, ev);
       if (ev.type === 'content_block_start' && ev.content_block.type === 'text') texts.set(ev.index, ev.content_block.text);
       if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') texts.set(ev.index, (texts.get(ev.index) ?? '') + ev.delta.text);
       if (ev.type === 'message_stop') stopped = true;
     }
     const summary = [...texts.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t).join('');
-    if (!stopped) return { ok: false, error: 'the summary call ended before the reply was complete' };
-    if (summary.trim() === '') return { ok: false, error: 'the model returned an empty summary' };
-    return { ok: true, summary };
+    if (!stopped) return { ok: false, error: 'the summary call ended before the reply was complete', call: call() };
+    if (summary.trim() === '') return { ok: false, error: 'the model returned an empty summary', call: call() };
+    return { ok: true, summary, call: call() };
   };
 }
 

@@ -33,17 +33,19 @@ export type AgentCostLine = {
 };
 /**
  * A model call that is not an agent's turn, priced as its own line: the memory-extraction call
- * after an exchange (`memory.extracted` with `call`) and the call that writes a collapse summary
- * (`compaction.layer` with `summaryCalls`). It counts in its agent's total.
+ * after an exchange (`memory.extracted` with `call`), the call that writes a collapse summary and
+ * auto-compact's summary call, `/compact` and the reactive compact included (`compaction.layer`
+ * with `summaryCalls`, by its `layer`). It counts in its agent's total, and so against the budget.
  */
-export type SideCallCost = { seq: number; agentId: string; kind: 'memory_extraction' | 'collapse_summary'; model: string; row: string; assumed: boolean; usage: Usage; cost: CallCost };
+export type SideCallKind = 'memory_extraction' | 'collapse_summary' | 'compact_summary';
+export type SideCallCost = { seq: number; agentId: string; kind: SideCallKind; model: string; row: string; assumed: boolean; usage: Usage; cost: CallCost };
 
 export type CostReport = {
   prices: { date: string; source: string };
   totalUsd: number;
   requests: RequestCost[];
   toolCalls: ToolCallCost[];
-  /** Calls outside the turns (`memory_extraction`, `collapse_summary`), each its own line; included in the totals. */
+  /** Calls outside the turns (`memory_extraction`, `collapse_summary`, `compact_summary`), each its own line; included in the totals. */
   sideCalls: SideCallCost[];
   /** `main` first, then each child after its parent. */
   agents: AgentCostLine[];
@@ -99,9 +101,11 @@ export class CostLedger {
       case 'memory.extracted':
         if (e.call) this.priceSideCall(e.seq, e.agentId, 'memory_extraction', e.call.model, e.call.usage);
         return null;
-      case 'compaction.layer':
-        for (const c of e.summaryCalls ?? []) if (c.usage) this.priceSideCall(e.seq, e.agentId, 'collapse_summary', c.model, c.usage);
+      case 'compaction.layer': {
+        const kind = e.layer === 'auto_compact' ? 'compact_summary' : 'collapse_summary';
+        for (const c of e.summaryCalls ?? []) if (c.usage) this.priceSideCall(e.seq, e.agentId, kind, c.model, c.usage);
         return null;
+      }
       default:
         return null;
     }

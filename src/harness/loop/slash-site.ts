@@ -1,8 +1,10 @@
 /**
  * Slash commands at the prompt site, as Claude Code runs them in its prompt box and in `-p`. Each
- * is a `slash.command` event. None of the built-ins calls the model:
+ * is a `slash.command` event. Only `/compact` may call the model:
  * - `/compact [instructions]` summarises the history now (PreCompact / PostCompact with trigger
- *   `manual`, the instructions in `custom_instructions`) and the run ends;
+ *   `manual`, the instructions in `custom_instructions`) and the run ends; with a live model that
+ *   is auto-compact's summary call, priced as a `compact_summary` cost line (a scripted
+ *   scenario's run summarises without a model: `run/prepare.ts`);
  * - `/clear` ends the session (SessionEnd `clear`), starts a new one (SessionStart `clear`) and
  *   leaves an empty conversation;
  * - `/context`, `/cost`, `/memory`, `/hooks`, `/permissions`, `/agents`, `/mcp` show something:

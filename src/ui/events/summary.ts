@@ -62,7 +62,7 @@ export function summarize(e: TraceEvent): string {
     case 'hook.config_error':
       return `${e.event} matcher ${JSON.stringify(e.matcher)}: ${clip(e.message, 60)}`;
     case 'compaction.layer':
-      return `${e.layer} ${e.fired ? 'fired' : 'idle'} · ${e.tokensBefore} → ${e.tokensAfter} tok${summaryCallsNote(e.summaryCalls)}`;
+      return `${e.layer} ${e.fired ? 'fired' : 'idle'} · ${e.tokensBefore} → ${e.tokensAfter} tok${summaryCallsNote(e.layer, e.summaryCalls)}`;
     case 'history.rewritten':
       return `${e.layers.length ? e.layers.join(', ') : 'context layers'} · ${e.messagesBefore} → ${e.messages.length} msgs stored`;
     case 'cache.stats':
@@ -100,9 +100,14 @@ export function badgeFamily(type: string): string {
   return type.split('.')[0] ?? 'other';
 }
 
-/** A collapse's summary calls: written by the model, or the deterministic summary standing in. */
-function summaryCallsNote(calls: readonly { model: string; fallback?: string }[] | undefined): string {
+/**
+ * A layer's summary calls: a collapse's written by the model, or the deterministic summary standing
+ * in; auto-compact's (and `/compact`'s) written by the model, or failed (nothing stands in).
+ */
+function summaryCallsNote(layer: string, calls: readonly { model: string; fallback?: string }[] | undefined): string {
   if (!calls || calls.length === 0) return '';
   const failed = calls.filter((c) => c.fallback).length;
-  return failed === 0 ? ` · summary by ${calls[0]!.model}` : ` · ${failed} model summar${failed === 1 ? 'y' : 'ies'} failed: deterministic`;
+  if (failed === 0) return ` · summary by ${calls[0]!.model}`;
+  if (layer === 'auto_compact') return ` · summary call to ${calls[0]!.model} failed`;
+  return ` · ${failed} model summar${failed === 1 ? 'y' : 'ies'} failed: deterministic`;
 }
