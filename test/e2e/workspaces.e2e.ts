@@ -18,7 +18,7 @@ const SIZES = [
 const LAYOUT = {
   learn: { shown: ['conversation', 'loop-diagram', 'event-stream'], hidden: ['tab-context', 'tab-workbench', 'tab-team'] },
   inspect: { shown: ['event-stream', 'context-panel', 'tab-hooks', 'tab-memory', 'tab-sessions'], hidden: ['loop-diagram', 'files-panel', 'tab-scenario'] },
-  build: { shown: ['files-panel', 'tab-workbench', 'tab-tools', 'tab-mcp', 'tab-settings', 'tab-merge'], hidden: ['loop-diagram', 'tab-context'] },
+  build: { shown: ['files-panel', 'build-terminal', 'tab-workbench', 'tab-tools', 'tab-mcp', 'tab-settings', 'tab-merge'], hidden: ['loop-diagram', 'tab-context'] },
   team: { shown: ['team-view', 'agent-lanes', 'tab-todos', 'tab-tasks'], hidden: ['loop-diagram', 'files-panel', 'tab-workbench'] },
 } as const;
 
@@ -38,6 +38,25 @@ async function inFirstScreen(page: Page, testId: string, size: { width: number; 
   return null;
 }
 
+/** Build: the editor above, the terminal below it in the same column, both wholly on screen. */
+async function editorAboveTerminal(page: Page, size: { width: number; height: number }): Promise<void> {
+  await expect.poll(() => page.getByTestId('terminal').getAttribute('data-loaded'), { timeout: 30_000 }).toBe('true');
+  const editor = (await page.getByTestId('files-panel').boundingBox())!;
+  const term = (await page.getByTestId('build-terminal').boundingBox())!;
+  expect(term.y, 'the terminal starts below the editor').toBeGreaterThanOrEqual(editor.y + editor.height);
+  // One column: the terminal lies under the editor, not beside it.
+  expect(Math.abs(term.x - editor.x)).toBeLessThan(2);
+  expect(Math.abs(term.width - editor.width)).toBeLessThan(2);
+  for (const [name, b] of [['editor', editor], ['terminal', term]] as const) {
+    expect(b.y, `${name} top at ${size.width}`).toBeGreaterThanOrEqual(0);
+    expect(b.y + b.height, `${name} bottom at ${size.width}`).toBeLessThanOrEqual(size.height);
+    expect(b.x + b.width, `${name} right at ${size.width}`).toBeLessThanOrEqual(size.width);
+  }
+  // The editor is the large part, and the terminal has room for a few lines.
+  expect(editor.height).toBeGreaterThan(term.height);
+  expect((await page.getByTestId('terminal').boundingBox())!.height).toBeGreaterThan(90);
+}
+
 for (const size of SIZES) {
   test(`each workspace shows what its job needs in the first screen at ${size.width}×${size.height}`, async ({ page }) => {
     await page.setViewportSize(size);
@@ -55,6 +74,7 @@ for (const size of SIZES) {
       const problems = async () => (await Promise.all(LAYOUT[space].shown.map((id) => inFirstScreen(page, id, size)))).filter(Boolean);
       await expect.poll(problems, { message: `${space} at ${size.width}` }).toEqual([]);
       for (const id of LAYOUT[space].hidden) expect(await page.getByTestId(id).first().isVisible(), `${id} hidden in ${space}`).toBe(false);
+      if (space === 'build') await editorAboveTerminal(page, size);
       // No row of more than eight tabs.
       expect(await page.locator('[role="tablist"][aria-label$=" panels"] [role="tab"]').count()).toBeLessThanOrEqual(8);
       if (process.env.HP_SHOTS) {
@@ -83,6 +103,35 @@ test('Team draws a lane for the main agent and each subagent', async ({ page }) 
   await expect.poll(() => page.getByTestId('agent-lane').count()).toBe(3);
   expect(await page.getByTestId('agent-lane').first().getAttribute('data-agent')).toBe('main');
   expect(await page.getByTestId('agent-lanes').isVisible()).toBe(true);
+});
+
+test('the separator between the editor and the terminal moves by drag and by key, and is remembered', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openApp(page, '/?ws=build');
+  const grip = page.getByTestId('editor-split');
+  const editorHeight = async () => (await page.getByTestId('files-panel').boundingBox())!.height;
+  const before = await editorHeight();
+  const start = Number(await grip.getAttribute('aria-valuenow'));
+  await grip.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  expect(Number(await grip.getAttribute('aria-valuenow'))).toBe(start - 10);
+  expect(await editorHeight()).toBeLessThan(before);
+  // Dragging it down to the bottom stops where the terminal still has room.
+  const box = (await grip.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, 890, { steps: 4 });
+  await page.mouse.up();
+  expect(await grip.getAttribute('aria-valuenow')).toBe('80');
+  expect(await editorHeight()).toBeGreaterThan(before);
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  expect(await page.getByTestId('editor-split').getAttribute('aria-valuenow')).toBe('80');
+  // Outside Build the files column has no terminal and no separator.
+  await page.getByTestId('ws-learn').click();
+  expect(await page.getByTestId('build-terminal').isVisible()).toBe(false);
+  expect(await page.getByTestId('editor-split').isVisible()).toBe(false);
 });
 
 test('keys 1–4 switch the workspace, except while typing', async ({ page }) => {
