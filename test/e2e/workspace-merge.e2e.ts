@@ -126,3 +126,26 @@ test('git-backed workspaces: the merge view names each branch, its commit, the m
     }
   }
 });
+
+test('Learn shows the conflict it cannot resolve, and its button opens Merge in Build', async ({ page }) => {
+  await heldAtConflict(page);
+  // The lesson holds in Learn: the notice is there, on screen, beside the question.
+  expect(await page.getByTestId('workspace').getAttribute('data-ws')).toBe('learn');
+  const notice = page.getByTestId('conflict-notice');
+  await notice.waitFor();
+  expect(await notice.getAttribute('data-count')).toBe('1');
+  expect(await notice.textContent()).toContain('could not be merged');
+  const box = (await notice.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+  await page.getByTestId('conflict-notice-open').click();
+  expect(await page.getByTestId('workspace').getAttribute('data-ws')).toBe('build');
+  expect(await page.getByTestId('tab-merge').getAttribute('aria-selected')).toBe('true');
+  await page.getByTestId('merge-view').waitFor();
+  // In Build the Merge tab's own count says it; no notice on top.
+  expect(await notice.count()).toBe(0);
+  // Resolved: the notice is gone from Learn too.
+  await page.getByTestId('merge-view').getByTestId('take-mine').click();
+  await expect.poll(() => page.getByTestId('merge-count').count()).toBe(0);
+  await page.getByTestId('ws-learn').click();
+  expect(await notice.count()).toBe(0);
+});

@@ -19,7 +19,7 @@ const LAYOUT = {
   learn: { shown: ['conversation', 'loop-diagram', 'event-stream'], hidden: ['tab-context', 'tab-workbench', 'tab-team'] },
   inspect: { shown: ['event-stream', 'context-panel', 'tab-hooks', 'tab-memory', 'tab-sessions'], hidden: ['loop-diagram', 'files-panel', 'tab-scenario'] },
   build: { shown: ['files-panel', 'build-terminal', 'tab-workbench', 'tab-tools', 'tab-mcp', 'tab-settings', 'tab-merge'], hidden: ['loop-diagram', 'tab-context'] },
-  team: { shown: ['team-view', 'agent-lanes', 'tab-todos', 'tab-tasks'], hidden: ['loop-diagram', 'files-panel', 'tab-workbench'] },
+  team: { shown: ['agent-lanes', 'team-empty', 'tab-todos', 'tab-tasks'], hidden: ['loop-diagram', 'files-panel', 'tab-workbench'] },
 } as const;
 
 type Space = keyof typeof LAYOUT;
@@ -85,13 +85,23 @@ for (const size of SIZES) {
   });
 }
 
-test('Team without a team or subagents says so', async ({ page }) => {
+test('Team without a team or subagents has one empty state: what a team is, and the lessons that start one', async ({ page }) => {
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');
   await page.getByTestId('ws-team').click();
-  await expect.poll(() => page.getByTestId('team-view').textContent()).toContain('No teammates in this run');
+  const empty = page.getByTestId('team-empty');
+  await empty.waitFor();
+  expect(await empty.textContent()).toMatch(/A team is a lead agent.*spawn_teammate.*Subagents/s);
+  // One note, not two: the Team view (with its own "no teammates" line) waits for a second agent.
+  expect(await page.getByTestId('team-view').count()).toBe(0);
+  expect(await page.locator('#tabpanel-team').getByText('No teammates in this run').count()).toBe(0);
   expect(await page.getByTestId('team-lane').count()).toBe(0);
-  expect(await page.getByTestId('agent-lanes-empty').isVisible()).toBe(true);
+  const open = page.getByTestId('team-empty-open');
+  expect(await open.evaluateAll((els) => els.map((el) => el.getAttribute('data-lesson')))).toEqual(['team-split-tasks', 'delegate-parallel-subagents']);
+  // Its button opens the teams lesson, here in Team.
+  await open.first().click();
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('team-split-tasks');
+  expect(await current(page)).toBe('team');
 });
 
 test('Team draws a lane for the main agent and each subagent', async ({ page }) => {
@@ -103,6 +113,9 @@ test('Team draws a lane for the main agent and each subagent', async ({ page }) 
   await expect.poll(() => page.getByTestId('agent-lane').count()).toBe(3);
   expect(await page.getByTestId('agent-lane').first().getAttribute('data-agent')).toBe('main');
   expect(await page.getByTestId('agent-lanes').isVisible()).toBe(true);
+  // Subagents but no teammates: the lanes, then the Team view's line about teammates; no empty state.
+  expect(await page.getByTestId('team-empty').count()).toBe(0);
+  await expect.poll(() => page.getByTestId('team-view').textContent()).toContain('No teammates in this run');
 });
 
 test('the separator between the editor and the terminal moves by drag and by key, and is remembered', async ({ page }) => {
