@@ -3,6 +3,7 @@ import { expect, test } from './browser.ts';
 import { openApp, openSettings, openTab, selectScenario, waitForStatus } from './app.ts';
 import { fileEntry, toolCalls } from './safety-fixtures.ts';
 import { startHookServer } from '../helpers/hook-server.ts';
+import { seriousViolations } from './axe.ts';
 
 test('a JS hook composed in Settings runs in a Worker and blocks the call it was written for', async ({ page }) => {
   await openApp(page);
@@ -78,6 +79,8 @@ test('an http hook composed in Settings: Claude Code’s JSON, a note on Hook en
     await page.getByTestId('hook-origin-unlisted').waitFor();
     await page.getByTestId('hook-headers').fill('X-Hook-Source: playground\nAuthorization: Bearer $HOOK_TOKEN');
     expect(await page.getByTestId('hook-env-unlisted').textContent()).toContain('$HOOK_TOKEN');
+    // The http form, with both warnings on screen, is axe-clean.
+    expect(await seriousViolations(page, '[data-testid="hook-composer"]')).toEqual([]);
     await page.getByTestId('hook-env-vars').fill('HOOK_TOKEN');
     await expect.poll(() => page.getByTestId('hook-env-unlisted').count()).toBe(0);
     await page.getByTestId('hook-timeout').fill('15');

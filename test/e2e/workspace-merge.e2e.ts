@@ -18,7 +18,7 @@ async function heldAtConflict(page: Page): Promise<void> {
   await openApp(page);
   await selectScenario(page, 'isolated-workspaces-overlap');
   await page.getByTestId('btn-run').click();
-  await page.getByTestId('lesson-question').waitFor();
+  await page.getByTestId('lesson-question').waitFor({ timeout: 120_000 });
   await expect.poll(() => rows(page).count()).toBe(299);
 }
 
@@ -137,6 +137,7 @@ test('Learn shows the conflict it cannot resolve, and its button opens Merge in 
   expect(await notice.textContent()).toContain('could not be merged');
   const box = (await notice.boundingBox())!;
   expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+  expect(await seriousViolations(page, '[data-testid="conflict-notice"]')).toEqual([]);
   await page.getByTestId('conflict-notice-open').click();
   expect(await page.getByTestId('workspace').getAttribute('data-ws')).toBe('build');
   expect(await page.getByTestId('tab-merge').getAttribute('aria-selected')).toBe('true');
