@@ -172,7 +172,7 @@ test('import a .claude/ folder: problems by file and line, each value’s scope,
 });
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`the workbench tab is axe-clean with a terminal and an import on screen (${scheme})`, async ({ page }) => {
+  test(`the workbench tab and the terminal under the editor are axe-clean, a terminal and an import on screen (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await openApp(page);
     await selectScenario(page, 'fix-a-bug');
@@ -182,6 +182,8 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByTestId('claude-import-folder').setInputFiles(claudeFolder());
     await page.getByTestId('claude-import-result').waitFor();
     expect(await seriousViolations(page, '#tabpanel-workbench')).toEqual([]);
+    // The terminal is below the editor in the Build workspace, outside the tab.
+    expect(await seriousViolations(page, '[data-testid="editor-column"]')).toEqual([]);
     await page.screenshot({ path: `/tmp/devkit-workbench-${scheme}.png`, fullPage: true });
   });
 }

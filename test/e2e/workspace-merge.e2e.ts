@@ -18,7 +18,7 @@ async function heldAtConflict(page: Page): Promise<void> {
   await openApp(page);
   await selectScenario(page, 'isolated-workspaces-overlap');
   await page.getByTestId('btn-run').click();
-  await page.getByTestId('lesson-question').waitFor();
+  await page.getByTestId('lesson-question').waitFor({ timeout: 120_000 });
   await expect.poll(() => rows(page).count()).toBe(299);
 }
 
@@ -125,4 +125,28 @@ test('git-backed workspaces: the merge view names each branch, its commit, the m
       await page.screenshot({ path: `${SHOTS}/merge-git-${scheme}-${w}.png` });
     }
   }
+});
+
+test('Learn shows the conflict it cannot resolve, and its button opens Merge in Build', async ({ page }) => {
+  await heldAtConflict(page);
+  // The lesson holds in Learn: the notice is there, on screen, beside the question.
+  expect(await page.getByTestId('workspace').getAttribute('data-ws')).toBe('learn');
+  const notice = page.getByTestId('conflict-notice');
+  await notice.waitFor();
+  expect(await notice.getAttribute('data-count')).toBe('1');
+  expect(await notice.textContent()).toContain('could not be merged');
+  const box = (await notice.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+  expect(await seriousViolations(page, '[data-testid="conflict-notice"]')).toEqual([]);
+  await page.getByTestId('conflict-notice-open').click();
+  expect(await page.getByTestId('workspace').getAttribute('data-ws')).toBe('build');
+  expect(await page.getByTestId('tab-merge').getAttribute('aria-selected')).toBe('true');
+  await page.getByTestId('merge-view').waitFor();
+  // In Build the Merge tab's own count says it; no notice on top.
+  expect(await notice.count()).toBe(0);
+  // Resolved: the notice is gone from Learn too.
+  await page.getByTestId('merge-view').getByTestId('take-mine').click();
+  await expect.poll(() => page.getByTestId('merge-count').count()).toBe(0);
+  await page.getByTestId('ws-learn').click();
+  expect(await notice.count()).toBe(0);
 });

@@ -11,7 +11,7 @@ export type Space = (typeof SPACES)[number];
 export const SPACE_INFO: Readonly<Record<Space, { label: string; key: string; title: string }>> = {
   learn: { label: 'Learn', key: '1', title: 'Learn: conversation, loop diagram, lesson, event list (1)' },
   inspect: { label: 'Inspect', key: '2', title: 'Inspect: context, cache, hooks, memory, sessions beside the selected event (2)' },
-  build: { label: 'Build', key: '3', title: 'Build: the editor, tools, MCP, .claude/, settings and merges (3)' },
+  build: { label: 'Build', key: '3', title: 'Build: the editor with the terminal below it; tools, MCP, .claude/, settings and merges (3)' },
   team: { label: 'Team', key: '4', title: 'Team: a lane for every agent, todos and tasks (4)' },
 };
 
