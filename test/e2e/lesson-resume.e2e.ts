@@ -30,7 +30,7 @@ async function answerStepAndReload(page: Page): Promise<number> {
 test('a lesson cut off by a reload: answers kept, not "finished", one click from stepping on', async ({ page }) => {
   const count = await answerStepAndReload(page);
   expect(await runStatus(page)).toBe('aborted');
-  // Step is usable at once: its first move replays the cut run (RunController.replayCut).
+  // Step is usable at once: its first move replays the cut run (the controller's replayCut hook).
   await expect.poll(() => page.getByTestId('btn-step').isEnabled()).toBe(true);
   // Not finished: the run was cut, not ended.
   expect(await page.getByTestId('lesson-end').count()).toBe(0);

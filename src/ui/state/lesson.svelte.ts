@@ -42,16 +42,22 @@ export class Lesson {
       // Storage disabled: the choice lasts for this page.
     }
   }
-  /** Told about every answer settled (the course keeps them in IndexedDB). */
-  onAnswer: ((lessonId: string, index: number, answer: Answer, right: boolean) => void) | null = null;
-
+  /**
+   * `onAnswer` is told about every answer settled (the course keeps them in IndexedDB). The
+   * controller asks `hold` before each pull (its `hold` hook, written in `page-state.svelte.ts`).
+   */
   constructor(
     private readonly ctl: RunController,
     private readonly stepper: Stepper,
     doc: ScenarioV1,
+    private readonly onAnswer: (lessonId: string, index: number, answer: Answer, right: boolean) => void = () => {},
   ) {
     this.load(doc);
-    ctl.hold = (logLength) => (this.author || !this.holdAtQuestions ? null : holdReason(this.doc.questions, this.answers, logLength, this.fit.upTo));
+  }
+
+  /** Why Run and Step must wait at log length `logLength` (an open question), or null. */
+  hold(logLength: number): string | null {
+    return this.author || !this.holdAtQuestions ? null : holdReason(this.doc.questions, this.answers, logLength, this.fit.upTo);
   }
 
   /** A scenario was loaded (or the run reset): its breakpoints become the stepper's. */
@@ -143,7 +149,7 @@ export class Lesson {
     const next: Answer = how === 'skip' ? { ...prev, skipped: true } : { ...prev, chosen: choice ?? prev.chosen, revealed: true };
     this.answers = { ...this.answers, [index]: next };
     const q = this.doc.questions[index];
-    if (q && how !== 'skip') this.onAnswer?.(this.doc.id, index, next, next.chosen === q.answer);
+    if (q && how !== 'skip') this.onAnswer(this.doc.id, index, next, next.chosen === q.answer);
   }
 
   addNote(markdown: string): boolean {

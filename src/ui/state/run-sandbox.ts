@@ -6,7 +6,8 @@
 import type { ModelClient, Sandbox } from '../../harness/index.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { lockConnectTo } from '../../security/connect-lock.svelte.ts';
-import type { SandboxInfo } from './run-types.ts';
+import type { RunState } from './run-state.svelte.ts';
+import { errorText, type SandboxInfo } from './run-types.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 
 /** Boots the sandbox `scenario` asks for; `fromApp()` false (a link or file) keeps it on just-bash. */
@@ -31,4 +32,25 @@ export async function bareLiveClient(settings: ModelSettings): Promise<ModelClie
     baseURL: settings.baseURL.trim(),
     dangerouslyAllowBrowser: true,
   });
+}
+
+/**
+ * Boots the sandbox of conversation `run` (its `sandboxReady`): on screen once booted, disposed at
+ * once when `current()` says the conversation was thrown away meanwhile (a reset).
+ */
+export function bootRunSandbox(run: RunState, scenario: Scenario, fromApp: () => boolean, current: () => boolean): void {
+  run.sandboxReady = bootScenarioSandbox(scenario, fromApp)
+    .then(({ sandbox, info }) => {
+      if (!current()) {
+        void sandbox.dispose();
+        return null;
+      }
+      run.sandbox = sandbox;
+      run.sandboxInfo = info;
+      return sandbox;
+    })
+    .catch((err: unknown) => {
+      if (current()) run.notice = `The sandbox did not start: ${errorText(err)}. Press Reset to try again.`;
+      return null;
+    });
 }

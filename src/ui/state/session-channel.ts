@@ -8,12 +8,11 @@ const CHANNEL = 'hp-sessions';
 export type SessionBroadcast = { type: 'written'; id: string } | { type: 'list' };
 
 export class SessionChannel {
-  private readonly channel: BroadcastChannel | null = null;
+  private readonly channel: BroadcastChannel | null = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(CHANNEL);
 
-  constructor(onMessage: (msg: SessionBroadcast) => void) {
-    if (typeof BroadcastChannel === 'undefined') return;
-    this.channel = new BroadcastChannel(CHANNEL);
-    this.channel.onmessage = (e: MessageEvent<SessionBroadcast>) => onMessage(e.data);
+  /** Hears what other tabs say (the session manager follows them). */
+  listen(onMessage: (msg: SessionBroadcast) => void): void {
+    this.channel?.addEventListener('message', (e: MessageEvent<SessionBroadcast>) => onMessage(e.data));
   }
 
   post(msg: SessionBroadcast): void {

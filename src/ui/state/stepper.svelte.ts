@@ -8,7 +8,7 @@ import { realClock } from '../../harness/clock.ts';
 import type { ModelClient } from '../../harness/index.ts';
 import { emptyBreakpoints, matchBreakpoint, toggleBreakpoint, type BreakpointKind, type Breakpoints } from '../stepper/breakpoints.ts';
 import { forkWithToolInputs, forkWithUserText, pendingAt, takeOverHistory, type ForkPlan, type Pending } from '../stepper/fork.ts';
-import { Recorder } from '../stepper/recorder.svelte.ts';
+import type { Recorder } from '../stepper/recorder.svelte.ts';
 import { replayFirst } from '../stepper/replay-first-client.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
@@ -26,15 +26,14 @@ export class Stepper {
   forkNote = $state<string | null>(null);
   /** Why the last edit or take-over could not happen. */
   error = $state<string | null>(null);
-  readonly recorder: Recorder;
   private forks = 0;
 
+  /** `recorder` is built before the controller (it wraps the controller's live clients: its `wrapLive` hook). */
   constructor(
     private readonly ctl: RunController,
     private readonly settings: ModelSettings,
-  ) {
-    this.recorder = new Recorder(ctl, settings);
-  }
+    readonly recorder: Recorder,
+  ) {}
 
   /** How many events the panels show, and how many the log has. */
   get position(): number {

@@ -1,8 +1,8 @@
 /**
  * A tab opened as a teammate of a team whose lead runs in another tab (`?teammate=`, see
- * `ui/team/tab-link.ts`). It is a run controller like the lead's — Step pulls one event, Run
- * plays on, the event stream and the Team view read the same log — but its run is
- * `teammateTabRun`: join as the teammate, then move this tab's side of the team.
+ * `ui/team/tab-link.ts`). Its `ctl` is a run controller like the lead's — Step pulls one event, Run
+ * plays on, the event stream and the Team view read the same log — given another `RunStarter`:
+ * its run is `teammateTabRun` (join as the teammate, then move this tab's side of the team).
  *
  * Where its files come from: this tab boots the scenario's sandbox and, when the lead's tab
  * welcomes it, replaces the working tree with the lead's copy (the team's `.tasks/` and `.team/`
@@ -18,59 +18,57 @@ import { LocalTrustStore } from '../../storage/local/trust-store.ts';
 import { TabChannel, type TeammateLink } from '../team/tab-link.ts';
 import { RunController } from './run-controller.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
-import type { StartOptions } from './run-types.ts';
+import { SCRIPTED_CHUNK_DELAY_MS, type RunStarter } from './start-run.ts';
 
-/** Pause between streamed chunks of a scripted reply (as in the lead's tab). */
-const SCRIPTED_CHUNK_DELAY_MS = 12;
-
-export class TeammateTabController extends RunController {
+export class TeammateTab {
   /** This tab on the team's channel (null until the run starts). */
   tabs = $state.raw<TabChannel | null>(null);
+  readonly ctl: RunController;
 
   constructor(
     readonly link: TeammateLink,
     scenario: Scenario,
     settings: ModelSettings,
   ) {
-    super(scenario, settings, new LocalTrustStore(), 'builtin');
+    this.ctl = new RunController({ scenario, settings, trustStore: new LocalTrustStore(), starter: this.start });
   }
 
   /** Joined: the lead's tab welcomed this one (its first events are in the log). */
   get joined(): boolean {
-    return this.events.some((e) => e.type === 'teammate.joined');
+    return this.ctl.events.some((e) => e.type === 'teammate.joined');
   }
 
   /** The lead's team ended (its tab closed or its run ended): nothing more will come. */
   get leadGone(): boolean {
-    return this.events.some((e) => e.type === 'agent.state' && e.name === this.link.name && e.why.startsWith("the lead's team ended"));
+    return this.ctl.events.some((e) => e.type === 'agent.state' && e.name === this.link.name && e.why.startsWith("the lead's team ended"));
   }
 
-  protected override async start(_opts: StartOptions): Promise<boolean> {
-    const sandbox = await this.whenSandbox();
+  private readonly start: RunStarter = async (ctl, run) => {
+    const sandbox = await ctl.whenSandbox();
     if (!sandbox) {
-      this.notice ??= 'The sandbox did not start. Reload the tab to try again.';
+      run.notice ??= 'The sandbox did not start. Reload the tab to try again.';
       return false;
     }
     const abort = new AbortController();
     const prepared = await prepareRun({
-      scenario: this.scenario,
+      scenario: ctl.scenario,
       sandbox,
       signal: abort.signal,
       // Only built-in scenarios can be joined (the link names one): what they bring ships with the app.
       trusted: true,
       teammateTab: true,
       scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS,
-      askPermission: this.prompts.ask,
-      sessionGrants: this.grants,
+      askPermission: ctl.prompts.ask,
+      sessionGrants: run.grants,
       skillFiles: bundledSkillFiles,
     });
     if (!prepared.team) {
-      this.notice = `“${this.scenario.title}” has no team, so there is nothing to join.`;
+      run.notice = `“${ctl.scenario.title}” has no team, so there is nothing to join.`;
       return false;
     }
     this.tabs = new TabChannel(prepared.team, this.link);
-    this.abort = abort;
-    this.gen = teammateTabRun(prepared.team, this.link.name, { clock: realClock, signal: abort.signal });
+    run.abort = abort;
+    run.gen = teammateTabRun(prepared.team, this.link.name, { clock: realClock, signal: abort.signal });
     return true;
-  }
+  };
 }

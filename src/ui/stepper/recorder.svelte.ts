@@ -5,11 +5,12 @@
  * scenario whose model is the recording — it replays with no key and travels in a link.
  */
 import { realClock } from '../../harness/clock.ts';
+import type { ModelClient } from '../../harness/index.ts';
 import { replaySession } from '../../harness/session/index.ts';
 import { createRecordingClient, type RecordingClient } from '../../model/recorder/recording-client.ts';
 import { toScenario } from '../../scenarios/from-recording.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
-import type { RunController } from '../state/run-controller.svelte.ts';
+import type { TraceEvent } from '../../harness/trace.ts';
 import type { ModelSettings } from '../state/settings.svelte.ts';
 
 export class Recorder {
@@ -18,17 +19,22 @@ export class Recorder {
   calls = $state(0);
   private clients: RecordingClient[] = [];
 
+  /**
+   * Built before the run controller, whose live clients it wraps (`wrap` is the controller's
+   * `wrapLive` hook); `events` reads the controller's log when a recording is saved.
+   */
   constructor(
-    private readonly ctl: RunController,
     private readonly settings: ModelSettings,
-  ) {
-    ctl.wrapLive = (client) => {
-      if (!this.enabled) return client;
-      const rec = createRecordingClient(client, { clock: realClock, secrets: this.secrets() });
-      this.clients.push(rec);
-      return rec;
-    };
-  }
+    private readonly events: () => readonly TraceEvent[],
+  ) {}
+
+  /** Wraps a live client: while Record is on, its calls are recorded. */
+  readonly wrap = (client: ModelClient): ModelClient => {
+    if (!this.enabled) return client;
+    const rec = createRecordingClient(client, { clock: realClock, secrets: this.secrets() });
+    this.clients.push(rec);
+    return rec;
+  };
 
   private secrets(): string[] {
     const key = this.settings.apiKey.trim();
@@ -52,7 +58,7 @@ export class Recorder {
     const turns = recordings.flatMap((r) => r.turns);
     if (turns.length === 0) return { ok: false, error: 'Nothing was recorded yet: turn Record on, then run with the live model.' };
     const first = recordings.find((r) => r.modelId !== null);
-    const prompts = replaySession(this.ctl.events).runs.flatMap((r) => (r.prompt ? [r.prompt] : []));
+    const prompts = replaySession(this.events()).runs.flatMap((r) => (r.prompt ? [r.prompt] : []));
     const r = toScenario(
       { turns, modelId: first?.modelId ?? null, recordedAt: first?.recordedAt ?? null },
       base,

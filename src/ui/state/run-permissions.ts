@@ -1,0 +1,20 @@
+/**
+ * The rules and mode the next call of a conversation would be judged by (trust applied, session
+ * grants added): the starting point of what-if. Once a run has started, the rules it really uses.
+ */
+import type { PermissionContext, PermissionMode } from '../../harness/permissions/index.ts';
+import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
+import { applyTrust } from '../../harness/trust/index.ts';
+import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
+import type { RunState } from './run-state.svelte.ts';
+import { WORKDIR } from './run-types.ts';
+
+export function permissionContextNow(ctl: { state: RunState; scenario: Scenario; modeOverride: PermissionMode | null; trust: { trusted: boolean } }): PermissionContext {
+  const { runPermissions: run, grants, sandbox } = ctl.state;
+  // devkit: once a run has started, the rules it really uses (the sandbox's .claude/ settings, an imported user scope).
+  if (run) return { ...run, mode: ctl.modeOverride ?? run.mode, rules: [...run.rules, ...grants.rules] };
+  const settings = applyTrust(harnessSettingsOf(ctl.scenario), ctl.trust.trusted);
+  const merged = mergeSettings([{ source: 'scenario', settings }]);
+  const ctx = permissionContextOf(merged, sandbox?.workdir ?? WORKDIR, ctl.modeOverride ? { mode: ctl.modeOverride } : {});
+  return { ...ctx, rules: [...ctx.rules, ...grants.rules] };
+}

@@ -1,0 +1,200 @@
+/**
+ * How the page's run controller starts a run of its scenario: the checks before anything is sent
+ * (live settings, trust, the live-context question, the scripted follow-up), the on-demand runners,
+ * then `prepareRun` with everything the conversation carries over (`RunState`). The controller's
+ * default `RunStarter`; a teammate tab has its own (`teammate-tab.svelte.ts`).
+ */
+import { money } from './money.svelte.ts';
+import type { JsHookRunner, ModelClient, Sandbox } from '../../harness/index.ts';
+import type { UserToolRunner } from '../../harness/ports.ts';
+import type { PermissionMode } from '../../harness/permissions/index.ts';
+import type { Settings } from '../../harness/settings/index.ts';
+import { applyTrust } from '../../harness/trust/index.ts';
+import { lastRunCleared, needsNoModel } from '../../harness/commands/index.ts';
+import { prepareRun, runPrepared } from '../../run/prepare.ts';
+import { documentLiveContext, mustConfirmLiveContext } from '../../run/live-context.ts';
+import { liveAgentFeatures } from '../../run/prepare-agents.ts';
+import type { Scenario } from '../../scenarios/schema.ts';
+import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
+import { browserMemoryStore } from '../memory/browser-store.ts';
+import { mcpSession } from '../mcp/mcp-session.svelte.ts';
+import { TabChannel, tabsAvailable } from '../team/tab-link.ts';
+import type { Workbench } from '../sessions/workbench-record.ts';
+import { createPageHttpHookClient } from './page-http-hook-client.ts';
+import { hookEndpoints } from './hook-endpoints.svelte.ts';
+import type { PermissionPrompts } from './permission-prompts.svelte.ts';
+import { learnReadsOf } from './restore-reads.ts';
+import { memoryContext } from './run-memory.ts';
+import { frameRunnerModule, needsJsHooks, needsToolRunner, pageToolModule, type RunNeeds } from './run-modules.ts';
+import type { RunState } from './run-state.svelte.ts';
+import type { RunSessionPort, StartOptions } from './run-types.ts';
+import { scriptedFollowUp } from './scripted-follow-up.ts';
+import type { ModelSettings } from './settings.svelte.ts';
+import type { TrustGate } from './trust-gate.svelte.ts';
+
+/** Pause between streamed chunks of a scripted reply, so text visibly streams when running. */
+export const SCRIPTED_CHUNK_DELAY_MS = 12;
+
+/** Creates `run.gen` for the host. Returns false (with a notice on `run`) when the run cannot start. */
+export type RunStarter = (host: StartHost, run: RunState, opts: StartOptions) => Promise<boolean>;
+
+/** What a starter reads of the controller (`RunController` is one). */
+export interface StartHost {
+  /** The conversation now: a starter that finds another one after an await stops. */
+  readonly state: RunState;
+  readonly settings: ModelSettings;
+  readonly scenario: Scenario;
+  /** The whole document the scenario came from (trust and memory origins key to it). */
+  readonly document: unknown;
+  readonly trust: TrustGate;
+  readonly prompts: PermissionPrompts;
+  readonly modeOverride: PermissionMode | null;
+  readonly userSettings: Settings | null;
+  readonly userSettingsTrusted: boolean;
+  readonly documentTrustKey: string;
+  readonly runners: PageRunners;
+  readonly session: RunSessionPort | null;
+  /** Runs use the live model: the settings say so, or the person took over. */
+  readonly live: boolean;
+  liveClient(): Promise<ModelClient>;
+  whenSandbox(): Promise<Sandbox | null>;
+  workbench(): Workbench;
+}
+
+/** What decides which on-demand modules a run of `scenario` needs. */
+export function runNeedsOf(scenario: Scenario, userSettings: Settings | null, live: boolean): RunNeeds {
+  return { settings: scenario.settings, files: scenario.files, userSettings, live, customTools: scenario.settings.customTools?.length ?? 0 };
+}
+
+/** The page's runners for hooks and tools, loaded once a scenario needs them and kept across runs. */
+export class PageRunners {
+  jsRunner: JsHookRunner | null = null;
+  toolRunner: UserToolRunner | null = null;
+  // http hooks: only origins the user allowed in Settings → Hook endpoints (page-http-hook-client.ts).
+  readonly httpHooks = createPageHttpHookClient({ allowedOrigins: () => hookEndpoints().origins });
+
+  /** Loads what `needs` asks for (run-modules.ts). */
+  async load(needs: RunNeeds): Promise<void> {
+    // JS hooks run in the opaque-origin user-code sandbox, never with the app's own origin.
+    if (!this.jsRunner && needsJsHooks(needs)) this.jsRunner = (await frameRunnerModule()).createFrameJsHookRunner();
+    // Custom JS tools run in the same kind of sandbox (see src/ui/tools/page-tool-runner.ts).
+    if (!this.toolRunner && needsToolRunner(needs)) this.toolRunner = await (await pageToolModule()).pageToolRunner();
+  }
+}
+
+export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
+  const live = ctl.live;
+  const { settings } = ctl;
+  if (live && settings.liveProblem) {
+    run.notice = settings.liveProblem;
+    return false;
+  }
+  if (!live && ctl.scenario.model.kind === 'anthropic') {
+    run.notice = 'This scenario needs a live model: choose "anthropic" as the model mode in Settings and add your API key.';
+    return false;
+  }
+  run.phase = run.sandbox ? 'Preparing the run…' : 'Booting the sandbox…';
+  const sandbox = await ctl.whenSandbox();
+  if (run !== ctl.state) return false;
+  if (!sandbox) {
+    run.notice ??= 'The sandbox is not available. Press Reset to try again.';
+    return false;
+  }
+  run.phase = 'Preparing the run…';
+  // A follow-up in scripted mode continues the script where the last run left it, or says it has ended.
+  const follow =
+    !live && !opts.model && opts.history?.length && ctl.scenario.model.kind === 'scripted'
+      ? scriptedFollowUp(run.lastModel, ctl.scenario.model.turns, run.events)
+      : null;
+  // A built-in slash command (`/compact`, `/hooks` …) never calls the model: a used-up script still runs it.
+  if (follow?.kind === 'ended' && !(opts.prompt !== undefined && needsNoModel(opts.prompt))) {
+    run.notice = follow.message;
+    run.phase = '';
+    return false;
+  }
+  const continued = follow?.kind === 'continue' ? follow.model : undefined;
+  const model = opts.model ?? (live ? await ctl.liveClient() : continued);
+  if (ctl.trust.blocking) {
+    run.notice = 'Answer the trust question first: nothing from this scenario runs before you do.';
+    return false;
+  }
+  const brings = documentLiveContext(ctl.scenario);
+  if (mustConfirmLiveContext({ live, trusted: ctl.trust.trusted, outside: ctl.trust.status !== 'builtin', brings, answered: run.liveContextAnswer !== null })) {
+    run.liveContext = { brings: brings!, pending: opts, mode: run.mode };
+    run.notice = 'This untrusted scenario would add its own system prompt or CLAUDE.md to what is sent with your key: choose at the top of the page whether to send them.';
+    return false;
+  }
+  // The hook and tool runners load on demand, and only for a scenario that can use them (run-modules.ts).
+  const { runners } = ctl;
+  await runners.load(runNeedsOf(ctl.scenario, ctl.userSettings, live));
+  const abort = new AbortController();
+  if (run.seenToRestore) {
+    await learnReadsOf(run.seenToRestore, sandbox, run.files);
+    run.seenToRestore = null;
+  }
+  const session = ctl.session;
+  const prepared = await prepareRun({
+    // After a reload the script resumes at the first turn not yet played.
+    scenario: follow?.kind === 'resume' ? { ...ctl.scenario, model: { kind: 'scripted', turns: follow.turns } } : ctl.scenario,
+    sandbox,
+    model,
+    ...(live ? { modelId: settings.modelId.trim(), countTokens: true, deferTools: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
+    ...(follow?.kind === 'resume' ? { scriptedToolIdStart: follow.toolIdStart } : {}),
+    prompt: opts.prompt,
+    history: opts.history,
+    // Money: the page's price table, and its dollar ceiling over the scenario's.
+    prices: money.prices,
+    ...(money.maxBudgetUsd !== null ? { maxBudgetUsd: money.maxBudgetUsd } : {}),
+    // A follow-up continues the context pipeline where the last run left it (stored originals, collapses).
+    ...(opts.history?.length && run.result ? { contextState: run.result.contextState } : {}),
+    files: run.files,
+    signal: abort.signal,
+    // Built-in scenarios ship with the app, so what they bring is trusted; a link or an
+    // imported file only once the user said so in the trust dialog.
+    trusted: ctl.trust.trusted,
+    ...(ctl.modeOverride ? { mode: ctl.modeOverride } : {}),
+    askPermission: ctl.prompts.ask,
+    sessionGrants: run.grants,
+    ...(runners.jsRunner ? { jsRunner: runners.jsRunner } : {}),
+    httpHookClient: runners.httpHooks,
+    // Background hooks belong to the session: one that ends after a run reports at the next prompt.
+    asyncHooks: run.asyncHooks,
+    ...(runners.toolRunner ? { toolRunner: runners.toolRunner } : {}),
+    memoryStore: browserMemoryStore(),
+    ...memoryContext(ctl.scenario, ctl.document, ctl.trust.documentHash, opts.prompt, session ? () => session.sessionId() : null),
+    // Memory is chosen at the first prompt and kept for follow-ups (message 0 stays cache-stable).
+    ...(opts.history?.length && run.memoryText !== undefined ? { memory: run.memoryText } : {}),
+    ...(run.nextSessionStart ? { sessionStart: run.nextSessionStart } : {}),
+    // After `/clear` the conversation is empty but the sandbox is not: keep its files.
+    ...(opts.history?.length === 0 && lastRunCleared(run.events) ? { afterClear: true } : {}),
+    skillFiles: bundledSkillFiles,
+    // devkit: an imported ~/.claude/settings.json is the user scope: what can act in it only once
+    // trusted itself, and (as for the rest) only in a trusted run.
+    ...(ctl.userSettings ? { settingsScopes: [{ source: 'user', settings: applyTrust(ctl.userSettings, ctl.userSettingsTrusted) }] } : {}),
+    steering: run.steering.queue,
+    // A live model gets every agent tool (teams when Settings says so); a scripted replay only what its scenario opted into.
+    ...(live ? { agentTools: liveAgentFeatures(settings), ...(settings.memoryByModel ? { memoryByModel: true } : {}) } : {}),
+    ...(live && run.liveContextAnswer === 'drop' ? { documentContext: 'drop' as const } : {}),
+    // A tool saved in the Tools tab while this run works joins its next request (tools.changed).
+    liveCustomTools: () => ctl.scenario.settings.customTools,
+    // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
+    ...(await mcpSession.runOptions(sandbox, ctl.scenario.files, ctl.documentTrustKey)),
+  });
+  if (run !== ctl.state) return false;
+  const { input, deps } = prepared;
+  if (!opts.history?.length) run.memoryText = input.memory ?? '';
+  // A fork brings its whole history (the prompt is already in it).
+  if (opts.messages) input.messages = opts.messages;
+  run.lastModel = deps.model;
+  run.runPermissions = input.permissions ?? null;
+  run.abort = abort;
+  run.result = null;
+  run.nextSessionStart = null;
+  // A team: other tabs of this origin can join its in_tab teammates; the run's end ends the team.
+  run.teamTabs?.close();
+  run.teamTabs = prepared.team && tabsAvailable() ? new TabChannel(prepared.team) : null;
+  const loop = runPrepared(prepared, input);
+  const info = { sandbox, newConversation: !opts.history?.length, prompt: opts.prompt ?? ctl.scenario.prompt, workbench: () => ctl.workbench() };
+  run.gen = session ? session.wrapRun(loop, info) : loop;
+  return true;
+};
