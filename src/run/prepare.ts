@@ -2,194 +2,48 @@
  * Turns a scenario into the arguments of `agentLoop`: seeds the sandbox with the scenario's
  * files, builds the tools and (unless one is passed in) the scripted model. Shared by the UI and
  * the headless runner so both run a scenario exactly alike.
+ *
+ * Its options and result are in `prepare-options.ts`, the seeding of files in `seed-files.ts`.
  */
-import type { AsyncHookInbox, SessionEndReason } from '../harness/hooks/index.ts';
-import type { ModelAliasOverrides } from '../harness/agents/index.ts';
 import type { LoopDeps, LoopInput } from '../harness/index.ts';
-import type { Message } from '../harness/messages.ts';
-import type { Clock, IdGen, ModelClient, Sandbox } from '../harness/ports.ts';
 import { realClock, randomIds } from '../harness/clock.ts';
 import { FileState } from '../harness/tools/index.ts';
 import { builtinTools } from '../harness/tools/index.ts';
-import type { Prompter } from '../harness/index.ts';
 import type { LoopHooks } from '../harness/index.ts';
-import type { SessionGrants, ShellParser } from '../harness/permissions/index.ts';
-import type { PermissionMode, SourcedRule } from '../harness/permissions/index.ts';
-import { DEFAULT_PRICE_TABLE, type PriceTable } from '../harness/cost/index.ts';
-import type { HttpHookClient, JsHookRunner, MemoryStore, UserToolRunner } from '../harness/ports.ts';
-import { HOME_DIR } from '../harness/ports.ts';
+import { DEFAULT_PRICE_TABLE } from '../harness/cost/index.ts';
 import { sandboxWithEnv } from '../sandbox/with-env.ts';
 import { liveCustomTools, livePool, withCustomTools } from './prepare-custom-tools.ts';
-import type { CustomToolDefinition } from '../harness/tools/index.ts';
 import { TODO_TOOL_NAME } from '../harness/agents/index.ts';
 import { prepareMemory } from '../harness/memory/index.ts';
 import { withUserContent } from '../harness/index.ts';
-import { mergeSettings, permissionContextOf, resolveMode, type ScopedSettings } from '../harness/settings/index.ts';
+import { mergeSettings, permissionContextOf, resolveMode } from '../harness/settings/index.ts';
 import { applyTrust } from '../harness/trust/index.ts';
 import { loadCommands } from '../harness/commands/index.ts';
 import { documentKey } from '../harness/trust/index.ts';
-import { memoryStoreForRun, type RunDocument } from './memory-policy.ts';
+import { memoryStoreForRun } from './memory-policy.ts';
 import { createScriptedClient } from '../model/scripted/client.ts';
 import { deterministicSummarizer, modelCollapseSummarizer, parseContextSettings } from '../harness/context/index.ts';
 import { deferredToolNames } from '../harness/index.ts';
-import type { ContextState } from '../harness/context/index.ts';
 import type { ContextSettingsInput } from '../harness/context/index.ts';
 import { harnessSettingsOf, type Scenario } from '../scenarios/schema.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.ts';
 import { prepareAgents } from './prepare-agents.ts';
-import type { SkillFile } from '../harness/agents/index.ts';
-import type { SteeringInbox } from '../harness/agents/index.ts';
-import type { AgentFeature } from '../harness/agents/index.ts';
 import { seedGitRepo } from './git-seed.ts';
 import { sandboxSettingsScopes } from './sandbox-settings-scopes.ts';
 import { agentToolPool } from '../harness/agents/index.ts';
 import { isolatedTeammateWorkspace } from '../harness/agents/index.ts';
 import { withTeamEnd } from '../harness/agents/index.ts';
 import { DEFAULT_HEARTBEAT_MS } from '../harness/agents/index.ts';
-import type { Team } from '../harness/agents/index.ts';
 import { agentLoop } from '../harness/index.ts';
 import type { RunResult } from '../harness/index.ts';
 import type { TraceEvent } from '../harness/trace.ts';
 import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
-import { prepareMcp, type PrepareMcpOptions } from './prepare-mcp.ts';
+import { prepareMcp } from './prepare-mcp.ts';
+import { seedFiles } from './seed-files.ts';
+import type { PrepareOptions, PreparedRun } from './prepare-options.ts';
 
-export type PrepareOptions = {
-  scenario: Scenario;
-  sandbox: Sandbox;
-  /** Overrides the scenario's model (e.g. a live Anthropic client). */
-  model?: ModelClient;
-  /** Model id for the request; defaults to the scenario's, or `scripted`. */
-  modelId?: string;
-  /** Overrides the scenario's prompt. */
-  prompt?: string;
-  /**
-   * A new conversation after `/clear`: the sandbox keeps its files (nothing is seeded again) and
-   * SessionStart already fired with source `clear`, so it does not fire `startup` now.
-   */
-  afterClear?: boolean;
-  /** Earlier messages of this conversation, for a follow-up prompt; files are seeded only when empty. */
-  history?: Message[];
-  clock?: Clock;
-  ids?: IdGen;
-  signal?: AbortSignal;
-  /** This tab hosts a teammate of a team whose lead runs in another tab (`?teammate=`): the team does not host the lead. */
-  teammateTab?: boolean;
-  files?: FileState;
-  /** The scripted model's generated tool ids start after this number (a resumed script keeps ids unique). */
-  scriptedToolIdStart?: number;
-  /** Pause between streamed chunks of the scripted model, for a readable pace in the UI. */
-  scriptedChunkDelayMs?: number;
-  /**
-   * Whether the user trusts what this scenario brings that can act (hooks, allow rules,
-   * permissive modes). Default false: deny and ask rules apply, nothing else does.
-   */
-  trusted?: boolean;
-  /** A mode chosen in the UI, over the scenario's. */
-  mode?: PermissionMode;
-  /**
-   * The executor's own shell parser, for the permission check (`PermissionContext.shell`). Bound
-   * only when the sandbox is just-bash (another executor parses differently); the headless runner
-   * and the tests pass `justBashShellParser`; the page cannot (see `src/run/README.md`).
-   */
-  shellParser?: ShellParser;
-  /** Rules from the command line (the CLI scope): never trust-filtered, they are the user's own. */
-  cliRules?: SourcedRule[];
-  /** Prices for the budget check (the page's edited table, the runner's `--price-table`); default the built-in table. */
-  prices?: PriceTable;
-  /** A dollar ceiling over the scenario's `maxBudgetUsd` (the page's setting, `--max-budget-usd`). */
-  maxBudgetUsd?: number;
-  /** A fallback model over the scenario's `fallbackModel` (`--fallback-model`). */
-  fallbackModel?: string;
-  /** Asks the person about a tool call (the UI's dialog); absent headless. */
-  askPermission?: Prompter;
-  sessionGrants?: SessionGrants;
-  /** Runs `type: "js"` hooks (a Worker in the browser, worker_threads in Node). */
-  jsRunner?: JsHookRunner;
-  /** POSTs `type: "http"` hooks (the page's allow-listed client; the runner's Node client). */
-  httpHookClient?: HttpHookClient;
-  /** Variables http hooks' `allowedEnvVars` may name besides settings' `env` (the runner passes its process env). */
-  httpHookEnv?: Readonly<Record<string, string | undefined>>;
-  /** Background hooks of the session (keep one across prompts so a hook ending after a run reports at the next). */
-  asyncHooks?: AsyncHookInbox;
-  /** Runs `js` custom tools (the user-code frame in the browser, worker_threads in Node). */
-  toolRunner?: UserToolRunner;
-  /** For hook inputs; default `scenario-<id>`. */
-  sessionId?: string;
-  /** The context pipeline's state from the previous run of this conversation. */
-  contextState?: ContextState;
-  /** Context settings over the scenario's (the UI's what-if and settings). */
-  context?: ContextSettingsInput;
-  /**
-   * Memory text to inject (CLAUDE.md and chosen memories). For a follow-up, pass the first run's
-   * text: recomputing it would change message 0 and break the cached prefix.
-   */
-  memory?: string;
-  /** Memories to rank into the first prompt, and where "remember: …" facts are saved. */
-  memoryStore?: MemoryStore;
-  /** Ask the model for an exact input count before each call (live runs: `count_tokens`). */
-  countTokens?: boolean;
-  /** Keep rarely used tools deferred behind `tool_search` (live runs pass true); default the scenario's `deferTools`. */
-  deferTools?: boolean;
-  /**
-   * Settings scopes besides the scenario's (a folder's `.claude/settings.json` as `project`,
-   * `settings.local.json` as `local`), merged with it; trust applies to them as to the scenario.
-   */
-  settingsScopes?: ScopedSettings[];
-  /**
-   * The document this run comes from (its trust key tags what it remembers, see
-   * `memory-policy.ts`); default: this scenario, keyed by `documentKey`.
-   */
-  document?: RunDocument;
-  /** The session saved memories name (asked at save time); default `sessionId`. */
-  memorySessionId?: () => string | undefined;
-  /**
-   * `drop`: leave out what an untrusted document would add to the request — its system prompt
-   * (the default one is used) and its CLAUDE.md files (not injected). See `live-context.ts`.
-   */
-  documentContext?: 'use' | 'drop';
-  /** Who wrote this run's prompt; default `document` when `prompt` is not given, else `user`. */
-  promptFrom?: 'user' | 'document';
-  /** SessionStart source; default `startup` for a new conversation, none for a follow-up. */
-  sessionStart?: 'startup' | 'resume' | 'clear' | 'compact' | 'fork';
-  /** This run ends the session (a headless run, `/clear`): SessionEnd fires with this reason at its end. */
-  sessionEnd?: SessionEndReason;
-  // agents
-  /** The built-in skills (the repo's `skills/` folder, from a `SkillFilesLoader`). */
-  skillFiles?: SkillFile[];
-  /** Messages the person queues while the run works (the live steering queue). */
-  steering?: SteeringInbox;
-  /** Agent tools on top of the scenario's `settings.agentTools` (a live run offers them all). */
-  agentTools?: AgentFeature[];
-  /**
-   * Model-written memories: after a completed live run, the live model is asked what to remember
-   * (a bounded no-tools call) besides the rules. Only where the store may be written (the user's
-   * own prompt, or a trusted document); a scripted replay keeps the deterministic rules.
-   */
-  memoryByModel?: boolean;
-  /** The environment's model alias targets / subagent model (the headless runner reads them). */
-  modelAliases?: ModelAliasOverrides;
-  /** MCP servers: the session's registry, or a connector for this run's `.mcp.json` (see prepare-mcp.ts). */
-  mcp?: PrepareMcpOptions;
-  /**
-   * The custom tools as they are *now* (the page's Tools tab edits them while a run works): read
-   * before every request, so a tool saved mid-run joins the next request (`tools.changed`), and a
-   * subagent started later gets them too. Absent: the scenario's, fixed for the run.
-   */
-  liveCustomTools?: () => readonly CustomToolDefinition[] | undefined;
-};
-
-/** `modeNotes`: why a mode the settings or the caller asked for is not the one in force (empty when it is). */
-/** `dispose`: closes what the run opened for itself (MCP connections); call it after the run. */
-export type PreparedRun = {
-  input: LoopInput;
-  deps: LoopDeps;
-  modeNotes: string[];
-  dispose: () => Promise<void>;
-  /** The run's team (a scenario with `agentTools: ["teams"]`): connect other tabs to it, end it with the run (`runPrepared`). */
-  team?: Team;
-  /** How long teammates have to answer the shutdown request at the run's end. */
-  teamEndTimeoutMs?: number;
-};
+export type { PrepareOptions, PreparedRun } from './prepare-options.ts';
+export { USER_MEMORY_FILE } from './seed-files.ts';
 
 /**
  * The prepared run's generator: the agent loop, and when it has a team, the team's end before
@@ -385,11 +239,6 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   };
 }
 
-/** The user's own memory file, as an imported `~/.claude/` brings it: seeded into the sandbox's home. */
-export const USER_MEMORY_FILE = '~/.claude/CLAUDE.md';
-/** The user's own slash commands (`~/.claude/commands/*.md`): seeded into the sandbox's home too. */
-const USER_COMMANDS_PREFIX = '~/.claude/commands/';
-
 /** The budget and the fallback model: the caller's over the scenario's. */
 function moneyInput(opts: PrepareOptions, scenario: Scenario): Pick<LoopInput, 'budget' | 'fallbackModel'> {
   const maxUsd = opts.maxBudgetUsd ?? scenario.settings.maxBudgetUsd;
@@ -398,14 +247,6 @@ function moneyInput(opts: PrepareOptions, scenario: Scenario): Pick<LoopInput, '
     ...(maxUsd !== undefined ? { budget: { maxUsd, prices: opts.prices ?? DEFAULT_PRICE_TABLE } } : {}),
     ...(fallbackModel ? { fallbackModel } : {}),
   };
-}
-
-async function seedFiles(sandbox: Sandbox, files: Record<string, string>): Promise<void> {
-  for (const [path, content] of Object.entries(files)) {
-    // Only the user's CLAUDE.md and commands go to the home directory; every other path stays under the project.
-    const home = path === USER_MEMORY_FILE || path.startsWith(USER_COMMANDS_PREFIX);
-    await sandbox.fs.writeFile(home ? `${HOME_DIR}/${path.slice(2)}` : `${sandbox.workdir}/${path}`, content);
-  }
 }
 
 /** Whose words the run's prompt is: the document's own unless the person typed one. */

@@ -31,8 +31,11 @@ export async function runCliInProcess(args: readonly string[], env: Record<strin
   }
 }
 
-/** The bundle as a child process; the caller's ANTHROPIC_* variables are not passed on unless given in `env`. */
-export function runCliBundle(args: readonly string[], env: Record<string, string> = {}, cwd = process.cwd()): Promise<CliRun> {
+/**
+ * The bundle as a child process; the caller's ANTHROPIC_* variables are not passed on unless given
+ * in `env`. With `stdin`, that text is written to its standard input, which is then closed.
+ */
+export function runCliBundle(args: readonly string[], env: Record<string, string> = {}, cwd = process.cwd(), stdin?: string): Promise<CliRun> {
   return new Promise((resolve) => {
     const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...base } = process.env;
     const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { cwd, env: { ...base, ...env } });
@@ -41,6 +44,7 @@ export function runCliBundle(args: readonly string[], env: Record<string, string
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (stdin !== undefined) child.stdin.end(stdin);
   });
 }
 

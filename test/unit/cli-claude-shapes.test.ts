@@ -5,21 +5,17 @@
  * Money: total_cost_usd recomputed independently from usage and the documented prices; subagents
  * roll up to their parent with their own lines; `--price-table` replaces the prices.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 // The bundle is built once per test run by the global setup (test/helpers/build-cli-once.ts).
-import { CLI_BUNDLE } from '../../scripts/build-cli.mjs';
+import { runCliBundle } from '../helpers/cli.ts';
 
 const SESSIONS = mkdtempSync(join(tmpdir(), 'hp-shapes-'));
-function runCli(args: string[]) {
-  const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...base } = process.env;
-  const r = spawnSync(process.execPath, [CLI_BUNDLE, ...args], { encoding: 'utf8', env: { ...base, HARNESS_PLAYGROUND_CONFIG_DIR: SESSIONS } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+// The bundle as a process with an empty stdin; the caller's ANTHROPIC_* variables are not passed on.
+const runCli = (args: string[]) => runCliBundle(args, { HARNESS_PLAYGROUND_CONFIG_DIR: SESSIONS }, process.cwd(), '');
 
 // ─── The shapes, from Claude Code's docs ──────────────────────────────────────────────────
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -76,8 +72,8 @@ const SONNET = { input: 3, write: 3.75, read: 0.3, output: 15 };
 const dollars = (u: z.infer<typeof usage>) => (u.input_tokens * SONNET.input + u.cache_creation_input_tokens * SONNET.write + u.cache_read_input_tokens * SONNET.read + u.output_tokens * SONNET.output) / 1e6;
 
 describe('claude -p output shapes', { timeout: 90_000 }, () => {
-  it('stream-json: system init first, then assistant and user messages as they complete, the result last', () => {
-    const r = runCli(['fix-a-bug', '--output-format', 'stream-json']);
+  it('stream-json: system init first, then assistant and user messages as they complete, the result last', async () => {
+    const r = await runCli(['fix-a-bug', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n').map((l) => line.parse(JSON.parse(l)));
     expect(lines[0]!.type).toBe('system');
@@ -99,8 +95,8 @@ describe('claude -p output shapes', { timeout: 90_000 }, () => {
     expect(r.stdout).not.toMatch(/"type":"(run\.start|tool\.result|model\.delta)"/);
   });
 
-  it('json: session_id and total_cost_usd, priced field by field from usage', () => {
-    const r = runCli(['fix-a-bug', '--output-format', 'json']);
+  it('json: session_id and total_cost_usd, priced field by field from usage', async () => {
+    const r = await runCli(['fix-a-bug', '--output-format', 'json']);
     expect(r.code).toBe(0);
     const o = result.parse(JSON.parse(r.stdout));
     expect(o.subtype).toBe('success');
@@ -111,8 +107,8 @@ describe('claude -p output shapes', { timeout: 90_000 }, () => {
     expect((o as unknown as { cost: { assumed_models: string[] } }).cost.assumed_models).toEqual(['scripted']);
   });
 
-  it('subagents roll up to their parent, each with its own line; their messages carry parent_tool_use_id', () => {
-    const r = runCli(['delegate-parallel-subagents', '--output-format', 'json']);
+  it('subagents roll up to their parent, each with its own line; their messages carry parent_tool_use_id', async () => {
+    const r = await runCli(['delegate-parallel-subagents', '--output-format', 'json']);
     expect(r.code).toBe(0);
     const o = JSON.parse(r.stdout) as { total_cost_usd: number; cost: { by_agent: { agent_id: string; parent?: string; usd_own: number; usd_total: number; requests: number }[] } };
     const [main, ...children] = o.cost.by_agent;
@@ -124,31 +120,31 @@ describe('claude -p output shapes', { timeout: 90_000 }, () => {
     }
     expect(main!.usd_total).toBeCloseTo(main!.usd_own + children.reduce((t, c) => t + c.usd_own, 0), 7);
     expect(o.total_cost_usd).toBeCloseTo(main!.usd_total, 7);
-    const s = runCli(['delegate-parallel-subagents', '--output-format', 'stream-json']);
+    const s = await runCli(['delegate-parallel-subagents', '--output-format', 'stream-json']);
     const lines = s.stdout.trim().split('\n').map((l) => line.parse(JSON.parse(l)));
     expect(lines.some((l) => (l.type === 'assistant' || l.type === 'user') && l.parent_tool_use_id !== null)).toBe(true);
   });
 
-  it('--price-table replaces the prices; a bad one exits 2 naming the field', () => {
+  it('--price-table replaces the prices; a bad one exits 2 naming the field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hp-prices-'));
     const file = join(dir, 'prices.json');
     const row = { input: 30, cacheWrite5m: 37.5, cacheWrite1h: 60, cacheRead: 3, output: 150 };
     writeFileSync(file, JSON.stringify({ date: '2026-12-01', source: 'test', fallback: 'sonnet', models: { sonnet: row } }));
-    const base = result.parse(JSON.parse(runCli(['fix-a-bug', '--output-format', 'json']).stdout));
-    const ten = result.parse(JSON.parse(runCli(['fix-a-bug', '--output-format', 'json', '--price-table', file]).stdout));
+    const base = result.parse(JSON.parse((await runCli(['fix-a-bug', '--output-format', 'json'])).stdout));
+    const ten = result.parse(JSON.parse((await runCli(['fix-a-bug', '--output-format', 'json', '--price-table', file])).stdout));
     expect(ten.total_cost_usd).toBeCloseTo(base.total_cost_usd * 10, 6);
     writeFileSync(file, JSON.stringify({ date: '2026-12-01', source: 'test', fallback: 'sonnet', models: { sonnet: { ...row, output: -1 } } }));
-    const bad = runCli(['fix-a-bug', '--price-table', file]);
+    const bad = await runCli(['fix-a-bug', '--price-table', file]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/is not a price table: models\.sonnet\.output/);
   });
 
-  it('-v ends with a /cost-like summary on stderr; unknown flags exit 2 naming the flag', () => {
-    const v = runCli(['fix-a-bug', '-v']);
+  it('-v ends with a /cost-like summary on stderr; unknown flags exit 2 naming the flag', async () => {
+    const v = await runCli(['fix-a-bug', '-v']);
     expect(v.stderr).toMatch(/^Total cost: {12}\$0\.\d{4}$/m);
     expect(v.stderr).toMatch(/^ {2}main · scripted: 5 request\(s\)/m);
     expect(v.stderr).toMatch(/^Prices of \d{4}-\d{2}-\d{2}: https:\/\/docs\.anthropic\.com/m);
-    const u = runCli(['fix-a-bug', '--dangerously-do-things']);
+    const u = await runCli(['fix-a-bug', '--dangerously-do-things']);
     expect(u.code).toBe(2);
     expect(u.stderr).toMatch(/unknown option --dangerously-do-things/);
   });

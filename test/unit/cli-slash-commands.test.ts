@@ -4,32 +4,15 @@
  * summary, `/context` the breakdown), an unknown one lists the commands, and a folder's
  * `.claude/commands/*.md` runs only with `--trust` (then the model sees the expanded prompt).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
-// The bundle is built once per test run by the global setup (test/helpers/build-cli-once.ts).
-import { CLI_BUNDLE } from '../../scripts/build-cli.mjs';
+import { describe, expect, it } from 'vitest';
+import { bundleOnFakeServer } from '../helpers/cli-fake-server.ts';
 
 const KEY = 'sk-ant-test-slash-0123456789';
-const SESSIONS = mkdtempSync(join(tmpdir(), 'hp-slash-sessions-'));
-let server: FakeAnthropicServer;
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...base } = process.env;
-    const env = { ...base, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: SESSIONS };
-    const child = spawn(process.execPath, [CLI_BUNDLE, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end('');
-  });
-}
+const cli = bundleOnFakeServer(KEY, 'hp-slash-sessions-');
+const runCli = cli.run;
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'hp-slash-'));
@@ -38,14 +21,7 @@ function folder(): string {
   writeFileSync(join(dir, '.claude', 'commands', 'fix-issue.md'), '---\ndescription: Fix an issue\nargument-hint: [issue]\n---\nFix issue #$1 and say done.\n');
   return dir;
 }
-const posts = () => server.requests.filter((q) => q.method === 'POST' && q.path === '/v1/messages');
-
-beforeAll(async () => {
-  server = await startFakeAnthropicServer({ turns: [], requireApiKey: KEY });
-}, 180_000);
-afterAll(async () => {
-  await server.close();
-});
+const posts = () => cli.server.requests.filter((q) => q.method === 'POST' && q.path === '/v1/messages');
 
 describe('claude -p "/command"', { timeout: 90_000 }, () => {
   it('-p "/cost" prints the cost summary and calls no model', async () => {
@@ -79,7 +55,7 @@ describe('claude -p "/command"', { timeout: 90_000 }, () => {
     const untrusted = await runCli(['--dir', dir, '-p', '/fix-issue 123']);
     expect(untrusted.stdout).toMatch(/fix-issue comes from \.claude\/commands\/fix-issue\.md of a document you have not trusted/);
     expect(posts().length).toBe(before);
-    server.setTurns([{ content: [{ type: 'text', text: 'done' }] }]);
+    cli.server.setTurns([{ content: [{ type: 'text', text: 'done' }] }]);
     const trusted = await runCli(['--dir', dir, '--trust', '-p', '/fix-issue 123']);
     expect(trusted.stdout.trim()).toBe('done');
     const sent = JSON.stringify((posts().at(-1)!.body as { messages: unknown[] }).messages);

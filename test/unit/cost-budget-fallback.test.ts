@@ -5,11 +5,10 @@
  * 529 (the overloaded retry budget spent) — as Claude Code's `--max-budget-usd` / `--fallback-model`.
  */
 import { describe, expect, it } from 'vitest';
-import { cost, type TraceEvent } from '../../src/harness/index.ts';
-import { drain, setup } from './loop-helpers.ts';
+import { cost } from '../../src/harness/index.ts';
+import { drain, ofType, setup } from './loop-helpers.ts';
 
 const { DEFAULT_PRICE_TABLE, costOfEvents, parsePriceTable, priceFor, costOfUsage } = cost;
-const ofType = <T extends TraceEvent['type']>(events: TraceEvent[], t: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === t);
 const read = { content: [{ type: 'tool_use' as const, name: 'read', input: { file_path: 'notes.txt' } }] };
 const done = { content: [{ type: 'text' as const, text: 'done' }] };
 const files = { 'notes.txt': 'x'.repeat(4000) };
