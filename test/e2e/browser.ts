@@ -140,3 +140,15 @@ export const test = base.extend<{ $test: { context: BrowserContext; page: Page }
 
 export { expect, inject } from 'vitest';
 export type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+
+/**
+ * The bytes of a finished download. Tests connect to the run's one browser (see `launchBrowser`),
+ * where `download.path()` is not available: the file is on the browser's side, so read it through
+ * the connection.
+ */
+export async function downloadBytes(download: import('playwright-core').Download): Promise<Buffer> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -5,13 +5,13 @@
  * and each value's scope, then run (after trust) with its settings read from the sandbox; axe on
  * the workbench tab in both themes.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
-import { expect, test } from './browser.ts';
+import { downloadBytes, expect, test } from './browser.ts';
 import { openApp, openTab, rowTypes, runToEnd, selectScenario, stepOnce } from './app.ts';
 
 
@@ -86,7 +86,7 @@ test('Export .claude/ downloads a zip Claude Code reads: settings with its schem
   await stepOnce(page);
   await openTab(page, 'workbench');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('claude-export').click()]);
-  const bytes = readFileSync(await download.path());
+  const bytes = await downloadBytes(download);
   const files = Object.fromEntries(Object.entries(unzipSync(new Uint8Array(bytes))).map(([p, b]) => [p, strFromU8(b)]));
   expect(Object.keys(files).sort()).toEqual(['.claude/settings.json', '.claude/settings.local.json', 'CLAUDE.md']);
   const project = JSON.parse(files['.claude/settings.json']!);

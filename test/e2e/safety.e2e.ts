@@ -1,4 +1,4 @@
-import { expect, test } from './browser.ts';
+import { downloadBytes, expect, test } from './browser.ts';
 import { blurInputs, openApp, openSettings, openTab, rowTypes, runStatus, selectScenario, waitForStatus } from './app.ts';
 import { fileEntry, toolCalls } from './safety-fixtures.ts';
 
@@ -223,9 +223,7 @@ test('audit export: one JSON line per permission decision, without any secret', 
   await waitForStatus(page, 'done');
   await openTab(page, 'scenario');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('btn-export-audit').click()]);
-  const path = await download.path();
-  const { readFileSync } = await import('node:fs');
-  const text = readFileSync(path, 'utf8');
+  const text = (await downloadBytes(download)).toString('utf8');
   const records = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(records).toHaveLength(2);
   expect(records[0]).toMatchObject({ tool: 'bash', input: 'rm old.log', decision: 'allow', stage: 'rules' });

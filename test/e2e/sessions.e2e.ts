@@ -2,9 +2,8 @@
  * Sessions in the browser: every run is saved to IndexedDB as it happens; a reload reopens it;
  * a fork restores the files of its moment; export / import as JSONL; delete; two tabs.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { expect, test, watchConsole, expectNoConsoleErrors } from './browser.ts';
+import { downloadBytes, expect, test, watchConsole, expectNoConsoleErrors } from './browser.ts';
 import { fileViewerText, openApp, openSettings, openTab, rows, rowTypes, runStatus, runToEnd, selectScenario, showFiles, stepOnce, waitForRowCount, waitForStatus } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
@@ -166,7 +165,7 @@ test('export writes JSONL without the API key; importing it shows the session; a
   await expect.poll(() => sessionRows(page).count()).toBe(1);
   const [download] = await Promise.all([page.waitForEvent('download'), sessionRows(page).first().getByTestId('btn-session-export').click()]);
   expect(download.suggestedFilename()).toMatch(/\.jsonl$/);
-  const text = readFileSync((await download.path())!, 'utf8');
+  const text = (await downloadBytes(download)).toString('utf8');
   expect(text).not.toContain(key);
   const lines = text.trim().split('\n');
   const records = lines.map((l) => JSON.parse(l) as { type: string; uuid?: string; parentUuid?: string | null; message?: unknown });
