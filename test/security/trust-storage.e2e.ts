@@ -5,7 +5,7 @@
  * must not freeze the tab: the viewer warns first and pages it).
  */
 import type { Page } from 'playwright-core';
-import { expect, inject, test } from '../e2e/browser.ts';
+import { downloadBytes, expect, inject, test } from '../e2e/browser.ts';
 import { runStatus, runToEnd, waitForStatus, openTab } from '../e2e/app.ts';
 import { E2E_API_KEY } from '../e2e/constants.ts';
 import { fileEntry, linkPath, openAt, runAnswering } from '../e2e/safety-fixtures.ts';
@@ -61,9 +61,7 @@ test('a damaged session record is set aside with a notice and its raw text; the 
   await record.getByTestId('btn-quarantine-export').click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('damaged-sessions-session_damaged.json');
-  const path = await file.path();
-  const { readFileSync } = await import('node:fs');
-  expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ id: 'session_damaged', title: 42 });
+  expect(JSON.parse((await downloadBytes(file)).toString('utf8'))).toMatchObject({ id: 'session_damaged', title: 42 });
 
   await record.getByTestId('btn-quarantine-dismiss').click();
   await expect.poll(() => record.count()).toBe(0);
