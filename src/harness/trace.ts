@@ -23,7 +23,7 @@ import type { MemoryEventBody } from './trace/memory.ts';
 import type { TodoSubagentEventBody } from './trace/agents.ts';
 
 export type { ContinueReason, ExitReason, TransitionReason, MessageOrigin } from './trace/loop.ts';
-export type { CompactionLayerName, CompactionChange, CacheBreak, CollapseSummaryCall, SummaryCall } from './trace/context.ts';
+export type { CompactionLayerName, CompactionChange, CacheBreak, CollapseSummaryCall, SummaryCall, SummaryFitNote } from './trace/context.ts';
 export type { ToolOutputChunk, SettingsFileRead } from './trace/tools.ts';
 export type { HookRef } from './trace/hooks.ts';
 export type { MemoryFileInfo, MemoryChoice, MemoryLeftOut, MemoryProblem } from './trace/memory.ts';

@@ -13,20 +13,24 @@
  */
 import type { Message, Usage } from '../messages.ts';
 import type { ModelClient } from '../ports.ts';
-import type { CollapseSummaryCall } from '../trace.ts';
+import type { CollapseSummaryCall, SummaryFitNote } from '../trace.ts';
 import { foldCallUsage } from './call-usage.ts';
-import { buildCollapseRequest, keepFindings } from './collapse-prompt.ts';
+import { collapseRequestOf, keepFindings, renderCollapseRange } from './collapse-prompt.ts';
 import { callLabel } from './collapse-summary.ts';
 import { findingsOfRange } from './findings.ts';
 import { projectCollapses } from './layer-collapse.ts';
 import type { LayerOutput } from './layer.ts';
 import type { CollapseEntry } from './state.ts';
+import { fitNote, limitAfter, planSummaryRequest, type SummaryLimit, type SummaryRequestBuild } from './summary-fit.ts';
 import { estimateTextTokens } from './tokens.ts';
 
-export type CollapseSummaryResult = { ok: true; summary: string; model: string; usage: Usage | null } | { ok: false; error: string; model: string; usage: Usage | null };
+export type CollapseSummaryResult = ({ ok: true; summary: string } | { ok: false; error: string }) & { model: string; usage: Usage | null; fit?: SummaryFitNote };
 
-/** Writes the summary of `range` (the collapsed messages), keeping `findings`. Never throws. */
-export type CollapseSummarize = (range: Message[], findings: string[], signal: AbortSignal) => Promise<CollapseSummaryResult>;
+/**
+ * Writes the summary of `range` (the collapsed messages), keeping `findings`. Never throws. With a
+ * `limit`, the request is made to fit it or not sent (`summary-fit.ts`; `fit` says which).
+ */
+export type CollapseSummarize = (range: Message[], findings: string[], signal: AbortSignal, limit?: SummaryLimit) => Promise<CollapseSummaryResult>;
 
 /** Output tokens a collapse summary may take: a reply cut at this limit is oversized. */
 export const COLLAPSE_SUMMARY_MAX_TOKENS = 2_000;
@@ -35,15 +39,23 @@ export const COLLAPSE_SUMMARY_MAX_SHARE = 0.5;
 
 /** A collapse summary call through a model client: no tools, the prompt of `collapse-prompt.ts`. */
 export function modelCollapseSummarizer(client: ModelClient, opts: { model: string; maxTokens?: number }): CollapseSummarize {
-  return async (range, findings, signal) => {
+  return async (range, findings, signal, limit) => {
     const model = opts.model;
     let usage: Usage | null = null;
-    const fail = (error: string): CollapseSummaryResult => ({ ok: false, error, model, usage });
+    const build: SummaryRequestBuild = (maxChars) => {
+      const t = renderCollapseRange(range, maxChars);
+      return { request: collapseRequestOf(t.text, findings), chars: t.text.length, leftOut: t.leftOut };
+    };
+    // Sized before it is sent (summary-fit.ts): cut to fit the window and the budget left, or not sent.
+    const plan = planSummaryRequest({ build, model, maxTokens: opts.maxTokens ?? COLLAPSE_SUMMARY_MAX_TOKENS, limit });
+    const fit: SummaryFitNote | undefined = plan.fit;
+    const fail = (error: string): CollapseSummaryResult => ({ ok: false, error, model, usage, ...(fit ? { fit } : {}) });
     if (signal.aborted) return fail('aborted before the summary call started');
+    if (!plan.ok) return fail(plan.reason);
     const texts = new Map<number, string>();
     let stopped = false;
     let cut = false;
-    const request = { model, max_tokens: opts.maxTokens ?? COLLAPSE_SUMMARY_MAX_TOKENS, ...buildCollapseRequest(range, findings) };
+    const request = { model, max_tokens: plan.maxTokens, ...plan.request };
     for await (const ev of client.stream(request, signal)) {
       if (ev.type === 'error') return fail(ev.error.kind === 'aborted' ? 'the summary call was aborted' : `the summary call failed: ${ev.error.message}`);
       usage = foldCallUsage(usage, ev);
@@ -56,7 +68,7 @@ export function modelCollapseSummarizer(client: ModelClient, opts: { model: stri
     if (cut) return fail(`oversized: the reply reached max_tokens (${request.max_tokens})`);
     const summary = [...texts.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t).join('').trim();
     if (summary === '') return fail('the model returned an empty summary');
-    return { ok: true, summary, model, usage };
+    return { ok: true, summary, model, usage, ...(fit ? { fit } : {}) };
   };
 }
 
@@ -71,6 +83,8 @@ export async function writeCollapseSummaries(args: {
   summarize: CollapseSummarize;
   findings: boolean;
   signal: AbortSignal;
+  /** What each summary request must fit (the window; the budget left, less this step's earlier calls). */
+  limit?: SummaryLimit;
   tokensOf: (messages: readonly Message[]) => number;
 }): Promise<LayerOutput> {
   const { messages, out } = args;
@@ -84,8 +98,8 @@ export async function writeCollapseSummaries(args: {
       continue;
     }
     const findings = args.findings ? findingsOfRange(messages, e.from, e.to, callLabel) : [];
-    const r = await args.summarize(messages.slice(e.from, e.to + 1), findings, args.signal);
-    const base = { from: e.from, to: e.to, model: r.model, usage: r.usage };
+    const r = await args.summarize(messages.slice(e.from, e.to + 1), findings, args.signal, limitAfter(args.limit, calls));
+    const base = { from: e.from, to: e.to, model: r.model, usage: r.usage, ...(r.fit ? { fit: r.fit } : {}) };
     if (!r.ok) {
       calls.push({ ...base, fallback: r.error });
       entries.push(e);
@@ -104,8 +118,10 @@ export async function writeCollapseSummaries(args: {
   const projected = projectCollapses(messages, entries);
   const written = calls.filter((c) => !c.fallback).length;
   const failed = calls.filter((c) => c.fallback).map((c) => c.fallback);
+  const fits = calls.filter((c) => c.fit?.sent).map((c) => fitNote(c.fit));
   const note =
     (written > 0 ? `; ${written} summar${written === 1 ? 'y' : 'ies'} written by ${calls[0]!.model}` : '') +
+    (fits.length > 0 ? `; ${fits.join('; ')}` : '') +
     (failed.length > 0 ? `; the deterministic summary stands in where the model's did not come (${failed.join('; ')})` : '');
   const byRange = new Map(entries.map((e) => [`${e.from}:${e.to}`, e.summary]));
   return {

@@ -7,7 +7,7 @@
  * deterministic one keeps.
  */
 import type { Message, TextBlock } from '../messages.ts';
-import { renderTranscript } from './compact-prompt.ts';
+import { renderTranscriptCut } from './compact-prompt.ts';
 
 export const COLLAPSE_SYSTEM =
   'You summarise part of a coding agent’s conversation. The agent keeps the rest of the conversation; ' +
@@ -31,7 +31,16 @@ export function collapseInstructions(findings: readonly string[]): string {
 
 /** The system and messages of the summary request for messages `range` (add `model` and `max_tokens`; no tools). */
 export function buildCollapseRequest(range: readonly Message[], findings: readonly string[]): { system: TextBlock[]; messages: Message[] } {
-  const transcript = renderTranscript(range, { maxResultChars: COLLAPSE_RESULT_CHARS, maxChars: COLLAPSE_TRANSCRIPT_CHARS });
+  return collapseRequestOf(renderCollapseRange(range).text, findings);
+}
+
+/** The range as the summary request shows it; `maxChars` (default {@link COLLAPSE_TRANSCRIPT_CHARS}) cuts the oldest first. */
+export function renderCollapseRange(range: readonly Message[], maxChars = COLLAPSE_TRANSCRIPT_CHARS): { text: string; leftOut: number } {
+  return renderTranscriptCut(range, { maxResultChars: COLLAPSE_RESULT_CHARS, maxChars });
+}
+
+/** The summary request around an already rendered range. */
+export function collapseRequestOf(transcript: string, findings: readonly string[]): { system: TextBlock[]; messages: Message[] } {
   return {
     system: [{ type: 'text', text: COLLAPSE_SYSTEM }],
     messages: [

@@ -50,6 +50,11 @@ export type RenderOptions = {
 
 /** The history as plain text, one labelled section per message. */
 export function renderTranscript(messages: readonly Message[], opts: RenderOptions = {}): string {
+  return renderTranscriptCut(messages, opts).text;
+}
+
+/** {@link renderTranscript} with the number of messages it left out to fit `maxChars`. */
+export function renderTranscriptCut(messages: readonly Message[], opts: RenderOptions = {}): { text: string; leftOut: number } {
   const maxResult = opts.maxResultChars ?? 2_000;
   const maxChars = opts.maxChars ?? 400_000;
   const parts = messages.map((m, i) => {
@@ -83,7 +88,7 @@ export function renderTranscript(messages: readonly Message[], opts: RenderOptio
     start++;
   }
   const kept = start > 1 ? [parts[0]!, `… (${start - 1} messages left out to fit) …`, ...parts.slice(start)] : parts;
-  return kept.join('\n\n');
+  return { text: kept.join('\n\n'), leftOut: start - 1 };
 }
 
 /** The system and messages of the summary request (add `model` and `max_tokens`; no tools). */
@@ -91,7 +96,11 @@ export function buildCompactRequest(
   messages: readonly Message[],
   opts: RenderOptions & { customInstructions?: string } = {},
 ): { system: TextBlock[]; messages: Message[] } {
-  const transcript = renderTranscript(messages, opts);
+  return compactRequestOf(renderTranscript(messages, opts), opts.customInstructions);
+}
+
+/** The summary request around an already rendered transcript. */
+export function compactRequestOf(transcript: string, customInstructions?: string): { system: TextBlock[]; messages: Message[] } {
   return {
     system: [{ type: 'text', text: COMPACT_SYSTEM }],
     messages: [
@@ -99,7 +108,7 @@ export function buildCompactRequest(
         role: 'user',
         content: [
           { type: 'text', text: `<conversation>\n${transcript}\n</conversation>` },
-          { type: 'text', text: compactInstructions(opts.customInstructions) },
+          { type: 'text', text: compactInstructions(customInstructions) },
         ],
       },
     ],

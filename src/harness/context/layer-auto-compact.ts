@@ -14,7 +14,8 @@ import type { Message } from '../messages.ts';
 import type { SummaryCall, TraceEventBody } from '../trace.ts';
 import { summaryMessageText } from './compact-prompt.ts';
 import { layerEvent, type LayerInput, type LayerOutput } from './layer.ts';
-import type { Summarize, SummaryResult } from './summarizer.ts';
+import { deterministicSummarizer, type Summarize, type SummaryResult } from './summarizer.ts';
+import { fitNote, type SummaryLimit } from './summary-fit.ts';
 
 export type AutoCompactResult = LayerOutput & {
   /** Set when the history was rewritten: what the loop needs for PostCompact hooks and memory. */
@@ -34,6 +35,8 @@ export async function* autoCompactLayer(
     trigger: 'auto' | 'reactive';
     summarize?: Summarize;
     signal: AbortSignal;
+    /** What the summary request must fit (`summary-fit.ts`); a model summariser cuts or skips its request. */
+    limit?: SummaryLimit;
   },
 ): AsyncGenerator<TraceEventBody, AutoCompactResult> {
   const { messages, settings, state, trigger } = input;
@@ -57,7 +60,7 @@ export async function* autoCompactLayer(
 
   const head = messages.slice(0, -2);
   const tail = messages.slice(-2);
-  const call = input.summarize(head, input.signal, { trigger });
+  const call = input.summarize(head, input.signal, { trigger, ...(input.limit ? { limit: input.limit } : {}) });
   let result: SummaryResult;
   if (isGenerator(call)) {
     let step = await call.next();
@@ -70,8 +73,14 @@ export async function* autoCompactLayer(
     result = await call;
   }
   // The call that wrote it: messages 0…head.length-1 of the stored history were summarised.
-  const summaryCalls: SummaryCall[] = result.call ? [{ from: 0, to: head.length - 1, model: result.call.model, usage: result.call.usage, ...(result.ok ? {} : { fallback: result.error }) }] : [];
+  const fitSeen = result.fit;
+  const fit = fitSeen ? { fit: fitSeen } : {};
+  const summaryCalls: SummaryCall[] = result.call ? [{ from: 0, to: head.length - 1, model: result.call.model, usage: result.call.usage, ...(result.ok ? {} : { fallback: result.error }), ...fit }] : [];
   const withCalls = summaryCalls.length > 0 ? { summaryCalls } : {};
+  // A request that did not fit was never sent: compacting still has to happen, so the
+  // deterministic summary stands in (the event says so) rather than counting as a failure.
+  const notSent = !result.ok && result.fit?.sent === false;
+  if (notSent) result = await deterministicSummarizer(head, input.signal);
   if (!result.ok) {
     const failed = { ...state, autoCompactFailures: state.autoCompactFailures + 1 };
     const out = none(`the summary failed: ${result.error}`, result.error);
@@ -99,7 +108,9 @@ export async function* autoCompactLayer(
       committed: true,
       tokensBefore: tokens,
       tokensAfter: after,
-      reason: trigger === 'reactive' ? 'the API said the prompt is too long: compacted once' : `${tokens} tokens reached the line at ${line}`,
+      reason:
+        (trigger === 'reactive' ? 'the API said the prompt is too long: compacted once' : `${tokens} tokens reached the line at ${line}`) +
+        (fitSeen ? `; ${fitNote(fitSeen)}${notSent ? ': the deterministic summary stands in' : ''}` : ''),
       changes: [{ kind: 'history_summarised', removed: head.length, kept: tail.length, summary: result.summary }],
       ...withCalls,
     }),

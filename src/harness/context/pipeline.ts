@@ -24,6 +24,7 @@ import { systemBlocks } from './prefix.ts';
 import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from './settings.ts';
 import type { ContextState } from './state.ts';
 import type { Summarize } from './summarizer.ts';
+import { limitAfter, type SummaryBudget, type SummaryLimit } from './summary-fit.ts';
 import { blockTokens, ESTIMATOR_NAME, estimateTextTokens, messageTokens, requestTokens, BLOCK_OVERHEAD_TOKENS } from './tokens.ts';
 
 export type PrepareContextArgs = {
@@ -52,6 +53,11 @@ export type PrepareContextArgs = {
    * runs, tests, benches): the deterministic summary.
    */
   collapseSummarize?: CollapseSummarize;
+  /**
+   * What is left of the run's dollar ceiling, when it has one: a summary request (collapse's,
+   * auto-compact's) must fit it as well as the window before it is sent (`summary-fit.ts`).
+   */
+  summaryBudget?: SummaryBudget;
   signal?: AbortSignal;
   /** Clock time of this call (for the cache TTL rule); omit to skip that rule. */
   now?: number;
@@ -175,9 +181,11 @@ export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<
 
   // 4. Collapse (projection only); a new range's summary written by the model when the run has one.
   const c0 = collapseLayer(base());
+  // A summary request must fit the window and what is left of the budget (summary-fit.ts).
+  const limit: SummaryLimit = { windowTokens: window, ...(args.summaryBudget ? { budget: args.summaryBudget } : {}) };
   const c =
     args.collapseSummarize && settings.collapse.summarizer === 'model'
-      ? await writeCollapseSummaries({ messages: truth, out: c0, summarize: args.collapseSummarize, findings: settings.collapse.findings, signal, tokensOf })
+      ? await writeCollapseSummaries({ messages: truth, out: c0, summarize: args.collapseSummarize, findings: settings.collapse.findings, signal, tokensOf, limit })
       : c0;
   state = c.state;
   let projected = c.messages;
@@ -185,7 +193,8 @@ export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<
   yield c.event;
 
   // 5. Auto-compact
-  const ac = autoCompactLayer({ ...base(), projected, trigger, ...(args.summarize ? { summarize: args.summarize } : {}), signal });
+  const acLimit = limitAfter(limit, c.event.summaryCalls ?? []);
+  const ac = autoCompactLayer({ ...base(), projected, trigger, ...(args.summarize ? { summarize: args.summarize } : {}), signal, ...(acLimit ? { limit: acLimit } : {}) });
   let step = await ac.next();
   while (!step.done) {
     yield step.value;

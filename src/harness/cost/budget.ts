@@ -8,7 +8,8 @@
  */
 import type { TraceEventBody } from '../trace.ts';
 import { priceFor, type PriceTable } from './prices.ts';
-import { estimateNextCall, formatUsd } from './usage-cost.ts';
+import type { SummaryBudget } from '../context/summary-fit.ts';
+import { costOfUsage, estimateNextCall, formatUsd } from './usage-cost.ts';
 
 export type RunBudget = { maxUsd: number; prices: PriceTable };
 
@@ -20,5 +21,17 @@ export function checkBudget(budget: RunBudget, spentUsd: number, model: string, 
   return {
     event: { type: 'budget.exceeded', maxUsd: budget.maxUsd, spentUsd, nextEstimateUsd, nextInputTokens, model },
     detail: `spent ${formatUsd(spentUsd)} of ${formatUsd(budget.maxUsd)}; the next call (~${nextInputTokens} input tokens at the uncached rate, ${formatUsd(nextEstimateUsd)}) would cross it`,
+  };
+}
+
+/**
+ * What a summary call made before the next request may spend (`context/summary-fit.ts`): the
+ * ceiling minus what was spent, input priced at the uncached base rate like the check above.
+ */
+export function summaryBudgetOf(budget: RunBudget, spentUsd: number): SummaryBudget {
+  return {
+    remainingUsd: budget.maxUsd - spentUsd,
+    inputUsdPerToken: (model) => estimateNextCall(1, priceFor(budget.prices, model).price),
+    costOf: (model, usage) => costOfUsage(usage, priceFor(budget.prices, model).price).total,
   };
 }

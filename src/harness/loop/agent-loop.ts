@@ -51,7 +51,7 @@ export async function* agentLoop(input: LoopInput, deps: LoopDeps): AsyncGenerat
 }
 
 async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | null): AsyncGenerator<TraceEvent, RunResult> {
-  const env = createLoopEnv(input, deps);
+  const env = createLoopEnv(input, deps, spend);
   const { budgets, signal, emit, hooks, toolPool, context, agents, backgroundHooks, hasTodoTool } = env;
   let state: LoopState = initialState(input, env.initialContext);
 

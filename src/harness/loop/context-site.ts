@@ -5,6 +5,7 @@
  */
 import { prepareContext, reactiveCompact, type PrepareContextArgs, type PreparedContext } from '../context/pipeline.ts';
 import type { ContextState } from '../context/state.ts';
+import type { SummaryBudget } from '../context/summary-fit.ts';
 import { modelSummarizer, type Summarize } from '../context/summarizer.ts';
 import { compareEstimate } from '../context/tokens.ts';
 import { rememberSummary } from '../memory/summary-memory.ts';
@@ -33,6 +34,8 @@ export function createContextSite(opts: {
   /** The tools of the next request (re-read each time: the pool can change mid-run, see tool-pool.ts). */
   tools: () => { schemas: ToolSchema[]; caps: Record<string, number>; appended?: number };
   initial: ContextState;
+  /** What is left of the run's dollar ceiling now (absent: no ceiling); summary requests must fit it. */
+  summaryBudget?: () => SummaryBudget;
 }): ContextSite {
   const { input, deps, emit, hooks } = opts;
   const signal = hooks.signal;
@@ -60,6 +63,7 @@ export function createContextSite(opts: {
       ...(opts.tools().appended ? { appendedTools: opts.tools().appended } : {}),
       summarize,
       ...(deps.collapseSummarize ? { collapseSummarize: deps.collapseSummarize } : {}),
+      ...(opts.summaryBudget ? { summaryBudget: opts.summaryBudget() } : {}),
       signal,
       now: deps.clock.now(),
       ...(input.context ? { settings: input.context } : {}),

@@ -5,6 +5,7 @@
  * run starts with. The generator in `agent-loop.ts` then holds only the turn's flow.
  */
 import { createAgentsSite } from '../agents/site.ts';
+import { summaryBudgetOf, type CostLedger } from '../cost/index.ts';
 import { AsyncHookInbox } from '../hooks/async-hooks.ts';
 import { createAsyncHookSite } from './async-hook-site.ts';
 import { TODO_TOOL_NAME, todosFromHistory } from '../agents/todos/index.ts';
@@ -27,7 +28,8 @@ import { DEFAULT_BUDGETS, type LoopDeps, type LoopInput, type LoopState } from '
 
 export type LoopEnv = ReturnType<typeof createLoopEnv>;
 
-export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
+/** `spend`: the run's cost ledger when it has a dollar ceiling (summary requests must fit what is left). */
+export function createLoopEnv(input: LoopInput, deps: LoopDeps, spend: CostLedger | null = null) {
   const budgets = { ...DEFAULT_BUDGETS, ...input.budgets };
   const signal = input.signal ?? new AbortController().signal;
   const cwd = input.cwd ?? deps.sandbox.workdir;
@@ -55,7 +57,9 @@ export function createLoopEnv(input: LoopInput, deps: LoopDeps) {
     defer: input.deferTools,
   });
   const hasTodoTool = toolPool.view().visible.some((t) => t.name === TODO_TOOL_NAME);
-  const context = createContextSite({ input, deps, emit, hooks, tools: () => toolPool.view(), initial: initialContext });
+  const budget = input.budget;
+  const summaryBudget = spend && budget ? { summaryBudget: () => summaryBudgetOf(budget, spend.totalUsd()) } : {};
+  const context = createContextSite({ input, deps, emit, hooks, tools: () => toolPool.view(), initial: initialContext, ...summaryBudget });
   // Skills, background jobs and steering: one site, see agents/site.ts.
   const agents = createAgentsSite({ sandbox: deps.sandbox, clock: deps.clock, signal, emit, ...(input.steering ? { steering: input.steering } : {}), ...(input.skills ? { skills: input.skills } : {}) });
   const sessionGrants = deps.sessionGrants ?? new SessionGrants();

@@ -103,11 +103,29 @@ export type CompactionChange =
  * `fallback` says why its reply was not used (failed, aborted, empty, oversized): the deterministic
  * summary stands in. `usage` is what the API reported (null when nothing was).
  */
-export type CollapseSummaryCall = { from: number; to: number; model: string; usage: Usage | null; fallback?: string };
+export type CollapseSummaryCall = { from: number; to: number; model: string; usage: Usage | null; fallback?: string; fit?: SummaryFitNote };
+/**
+ * Set on a summary call whose transcript had to be cut to fit — the model’s window (input +
+ * `max_tokens`) or what is left of the run's dollar ceiling — or was not sent at all (`sent: false`,
+ * `usage` null; the deterministic summary stands in). Estimates (chars/4), see `context/summary-fit.ts`.
+ */
+export type SummaryFitNote = {
+  by: 'window' | 'budget';
+  /** Input tokens the request could take; what the whole range would have taken; what was sent. */
+  limitTokens: number;
+  fullTokens: number;
+  tokens: number;
+  /** Messages of the range left out of the request, oldest first (the first, the task, stays). */
+  leftOut: number;
+  /** The reply's `max_tokens`, lowered to fit beside the input when it had to be. */
+  maxTokens: number;
+  sent: boolean;
+};
 /**
  * A summary call on a `compaction.layer` event: collapse's (above), or auto-compact's, where
  * `from`…`to` are the stored messages it summarised and `fallback` says why the compact failed
- * (nothing stands in: the history stays as it was).
+ * (nothing stands in: the history stays as it was) — except a request that did not fit and was not
+ * sent (`fit.sent: false`), where the deterministic summary stands in.
  */
 export type SummaryCall = CollapseSummaryCall;
 

@@ -104,10 +104,12 @@ export function badgeFamily(type: string): string {
  * A layer's summary calls: a collapse's written by the model, or the deterministic summary standing
  * in; auto-compact's (and `/compact`'s) written by the model, or failed (nothing stands in).
  */
-function summaryCallsNote(layer: string, calls: readonly { model: string; fallback?: string }[] | undefined): string {
+function summaryCallsNote(layer: string, calls: readonly { model: string; fallback?: string; fit?: { sent: boolean; by: string } }[] | undefined): string {
   if (!calls || calls.length === 0) return '';
   const failed = calls.filter((c) => c.fallback).length;
-  if (failed === 0) return ` · summary by ${calls[0]!.model}`;
+  const cut = calls.some((c) => c.fit?.sent) ? ' (request cut to fit)' : '';
+  if (failed === 0) return ` · summary by ${calls[0]!.model}${cut}`;
+  if (layer === 'auto_compact' && calls[0]!.fit?.sent === false) return ` · summary request did not fit the ${calls[0]!.fit.by}: deterministic`;
   if (layer === 'auto_compact') return ` · summary call to ${calls[0]!.model} failed`;
   return ` · ${failed} model summar${failed === 1 ? 'y' : 'ies'} failed: deterministic`;
 }
