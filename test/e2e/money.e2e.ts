@@ -1,5 +1,7 @@
 import { expect, test } from './browser.ts';
-import { openTab, rows, runToEnd } from './app.ts';
+import { openApp, openSettings, openTab, rows, rowTypes, runToEnd, waitForStatus } from './app.ts';
+import { E2E_API_KEY } from './constants.ts';
+import { fakeServer } from './live-helpers.ts';
 
 test('a run stopped by its budget: the end card says max_budget and what it cost; the Cost view prices every request', async ({ page }) => {
   await runToEnd(page, 'budget-stop');
@@ -23,4 +25,36 @@ test('a subagent’s cost has its own line under its parent; a model that is not
   await runToEnd(page, 'model-fallback');
   await expect.poll(() => page.getByTestId('fallback-card').count()).toBe(1);
   expect(await page.getByTestId('fallback-card').textContent()).toContain('claude-haiku-5-5');
+});
+
+test('a live run whose compaction calls the model: the summary call is its own compact_summary line in the Cost view, with its tokens and dollars', async ({ page }) => {
+  await openApp(page);
+  await openSettings(page);
+  await page.getByTestId('model-mode').selectOption('anthropic');
+  await page.getByTestId('base-url').fill(fakeServer());
+  await page.getByTestId('api-key').fill(E2E_API_KEY);
+  // The fake server's demo conversation (a bash call, allowed once), then /compact: the summary is a model call.
+  await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
+  await page.getByTestId('btn-send').click();
+  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
+  await page.getByTestId('btn-allow-once').click();
+  await waitForStatus(page, 'done');
+  await page.getByTestId('prompt-input').fill('/compact');
+  await page.getByTestId('prompt-input').press('Enter');
+  await expect.poll(async () => (await rowTypes(page)).includes('slash.command'), { timeout: 45_000 }).toBe(true);
+  await waitForStatus(page, 'done');
+  await expect.poll(() => page.getByTestId('slash-note').last().textContent()).toMatch(/\/compact: summarised/);
+
+  await openTab(page, 'context');
+  await page.getByTestId('context-view-cost').click();
+  const line = page.locator('[data-testid="cost-side-call"][data-kind="compact_summary"]');
+  await expect.poll(() => line.count()).toBe(1);
+  const text = (await line.textContent()) ?? '';
+  expect(text).toMatch(/compact summary\s*\$0\.\d{4}/);
+  const [, input, output] = /(\d+) tok in · (\d+) tok out/.exec((await line.getByTestId('cost-side-call-tokens').textContent()) ?? '') ?? [];
+  expect(Number(input)).toBeGreaterThan(0);
+  expect(Number(output)).toBeGreaterThan(0);
+  // Beside the agent's two requests, in the run's total.
+  expect(await page.getByTestId('cost-request').count()).toBe(2);
+  expect(await page.getByTestId('cost-panel').textContent()).toMatch(/over 2 request\(s\)\s*and 1 other call\(s\)/);
 });
