@@ -3,6 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { fileURLToPath } from 'node:url';
 import { frameScriptHash } from './src/security/frame-hash-node.ts';
 import { metaContentSecurityPolicy, securityHeaders, withCspMeta } from './src/security/headers.ts';
+import { justBashParserExport } from './src/sandbox/justbash/parser-export.ts';
 
 // One definition (src/security/headers.ts) for dev, preview and public/_headers (static hosts):
 // cross-origin isolation for WebContainer, the CSP and the hardening headers.
@@ -13,6 +14,8 @@ export default defineConfig({
     svelte(),
     // The build's index.html carries the policy as a <meta> too, for hosts that ignore _headers (dev keeps only the header: Vite injects inline scripts there).
     { name: 'csp-meta', apply: 'build', transformIndexHtml: (html: string) => withCspMeta(html, metaContentSecurityPolicy(frameScriptHash())) },
+    // The page judges Bash commands with just-bash's own parser, as the CLI does: its browser bundle gets the `parse` export it lacks.
+    justBashParserExport(),
   ],
   // just-bash's browser build imports node:zlib for gzip/gunzip/zcat/rg; a small fflate shim stands in.
   resolve: { alias: { 'node:zlib': fileURLToPath(new URL('./src/sandbox/justbash/zlib-shim.ts', import.meta.url)) } },

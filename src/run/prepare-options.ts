@@ -53,7 +53,7 @@ export type PrepareOptions = {
   /**
    * The executor's own shell parser, for the permission check (`PermissionContext.shell`). Bound
    * only when the sandbox is just-bash (another executor parses differently); the headless runner
-   * and the tests pass `justBashShellParser`; the page cannot (see `src/run/README.md`).
+   * the page (`ui/state/start-run.ts`, loaded lazily) and the tests pass `justBashShellParser`.
    */
   shellParser?: ShellParser;
   /** Rules from the command line (the CLI scope): never trust-filtered, they are the user's own. */

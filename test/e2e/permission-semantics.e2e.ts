@@ -4,7 +4,7 @@
  * retry wait that counts down.
  */
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
-import { openSettings, selectScenario, waitForStatus } from './app.ts';
+import { fileEntry, openSettings, selectScenario, showFiles, waitForStatus } from './app.ts';
 import { expect, test } from './browser.ts';
 import { linkPath, openAt } from './safety-fixtures.ts';
 
@@ -73,4 +73,27 @@ test('a retry wait counts down in seconds, then retries', async ({ page }) => {
   await expect.poll(async () => Number(await countdown.getAttribute('data-seconds'))).toBeLessThan(first);
   await waitForStatus(page, 'done');
   expect(await countdown.textContent()).toMatch(/Retried after 8\.0 s/);
+});
+
+// Issue 21 §6: the page judges a Bash command on just-bash's parse tree, as the CLI does. Our lexer
+// does not look inside ${…} and would allow this `echo`; the shell runs the `rm` in its default.
+test('a command hidden in a ${x:-…} default is denied by a deny rule on rm, as in the CLI, and the file stays', async ({ page }) => {
+  const r = parseScenario({
+    id: 'hidden-rm',
+    title: 'hidden rm',
+    description: 'e2e',
+    prompt: 'Go.',
+    files: { 'keep.txt': 'keep me' },
+    model: { kind: 'scripted', turns: [{ content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo ${x:-$(rm keep.txt)}' } }] }, { content: [{ type: 'text', text: 'Done.' }] }] },
+    settings: { maxTurns: 5, permissions: { deny: ['Bash(rm *)'] } },
+  });
+  if (!r.ok) throw new Error(r.errors.join('; '));
+  await openAt(page, linkPath(r.scenario));
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  const call = page.getByTestId('conversation').getByTestId('tool-call').first();
+  expect(await call.getByTestId('tool-result').textContent()).toMatch(/denied/i);
+  expect(await call.getByTestId('tool-result').textContent()).toContain('Bash(rm *)');
+  await showFiles(page);
+  await fileEntry(page, '/home/project/keep.txt').waitFor();
 });

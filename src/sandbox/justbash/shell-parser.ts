@@ -3,7 +3,8 @@
  * executes with (`bash.exec(…, { rawScript: true })` parses the text exactly as given, as
  * `parse` does here) — so the command that is judged is the command that runs.
  *
- * Node only: just-bash's browser entry does not export `parse`, and its `Bash#transform` first
+ * In the page too: just-bash's browser entry does not export `parse` itself, so the build adds the
+ * export (`parser-export.ts`, the same function). Not `Bash#transform`: it first
  * re-indents the script (it strips leading whitespace outside the quotes and here-documents it
  * recognises), which `rawScript` execution does not: binding that would be a new differential
  * (an unrecognised `<<\EOF` whose body holds an indented `  EOF` line hides the commands after it).

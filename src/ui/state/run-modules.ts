@@ -1,15 +1,17 @@
 /**
  * The run's modules that load on demand (the first screen does not carry them): the frame JS hook
- * runner and the page tool runner. A run only awaits the ones its scenario uses, and the page
+ * runner, the page tool runner and the shell parser of the permission check. A run only awaits the ones its scenario uses, and the page
  * starts loading those at idle time after the first paint, so the first Step does not wait for
  * chunks to download and parse.
  */
 
 type FrameRunnerModule = typeof import('../../hooks-runtime/frame-runner.ts');
 type PageToolModule = typeof import('../tools/page-tool-runner.ts');
+type ShellParserModule = typeof import('../../sandbox/justbash/shell-parser.ts');
 
 let frameRunner: Promise<FrameRunnerModule> | null = null;
 let pageTools: Promise<PageToolModule> | null = null;
+let shellParser: Promise<ShellParserModule> | null = null;
 
 /** The JS hook runner's module, loaded once per page. */
 export function frameRunnerModule(): Promise<FrameRunnerModule> {
@@ -18,6 +20,15 @@ export function frameRunnerModule(): Promise<FrameRunnerModule> {
 /** The custom-tool runner's module, loaded once per page. */
 export function pageToolModule(): Promise<PageToolModule> {
   return (pageTools ??= import('../tools/page-tool-runner.ts'));
+}
+
+/**
+ * just-bash's own parser for the permission check (`ShellParser`), as the CLI binds it: the page's
+ * build exports it from just-bash's browser bundle (`sandbox/justbash/parser-export.ts`). Loaded
+ * once per page, with the sandbox's code, never on the first screen.
+ */
+export function shellParserModule(): Promise<ShellParserModule> {
+  return (shellParser ??= import('../../sandbox/justbash/shell-parser.ts'));
 }
 
 /**
@@ -55,6 +66,7 @@ export function needsToolRunner(n: RunNeeds): boolean {
  */
 export function prefetchRunModules(n: RunNeeds): void {
   const go = () => {
+    void shellParserModule();
     if (needsJsHooks(n)) void frameRunnerModule();
     if (needsToolRunner(n)) void pageToolModule();
   };

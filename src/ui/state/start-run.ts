@@ -25,7 +25,7 @@ import { hookEndpoints } from './hook-endpoints.svelte.ts';
 import type { PermissionPrompts } from './permission-prompts.svelte.ts';
 import { learnReadsOf } from './restore-reads.ts';
 import { memoryContext } from './run-memory.ts';
-import { frameRunnerModule, needsJsHooks, needsToolRunner, pageToolModule, type RunNeeds } from './run-modules.ts';
+import { frameRunnerModule, needsJsHooks, needsToolRunner, pageToolModule, shellParserModule, type RunNeeds } from './run-modules.ts';
 import type { RunState } from './run-state.svelte.ts';
 import type { RunSessionPort, StartOptions } from './run-types.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
@@ -133,6 +133,8 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
     run.seenToRestore = null;
   }
   const session = ctl.session;
+  // Bash commands are judged on the parse tree of the shell that runs them, as in the CLI.
+  const shellParser = sandbox.kind === 'just-bash' ? (await shellParserModule()).justBashShellParser : undefined;
   const prepared = await prepareRun({
     // After a reload the script resumes at the first turn not yet played.
     scenario: follow?.kind === 'resume' ? { ...ctl.scenario, model: { kind: 'scripted', turns: follow.turns } } : ctl.scenario,
@@ -154,6 +156,7 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
     trusted: ctl.trust.trusted,
     ...(ctl.modeOverride ? { mode: ctl.modeOverride } : {}),
     askPermission: ctl.prompts.ask,
+    ...(shellParser ? { shellParser } : {}),
     sessionGrants: run.grants,
     ...(runners.jsRunner ? { jsRunner: runners.jsRunner } : {}),
     httpHookClient: runners.httpHooks,

@@ -18,6 +18,7 @@ import { LocalTrustStore } from '../../storage/local/trust-store.ts';
 import { TabChannel, type TeammateLink } from '../team/tab-link.ts';
 import { RunController } from './run-controller.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
+import { shellParserModule } from './run-modules.ts';
 import { SCRIPTED_CHUNK_DELAY_MS, type RunStarter } from './start-run.ts';
 
 export class TeammateTab {
@@ -50,9 +51,12 @@ export class TeammateTab {
       return false;
     }
     const abort = new AbortController();
+    // The same parser judges Bash commands here as in the lead's tab and the CLI.
+    const shellParser = sandbox.kind === 'just-bash' ? (await shellParserModule()).justBashShellParser : undefined;
     const prepared = await prepareRun({
       scenario: ctl.scenario,
       sandbox,
+      ...(shellParser ? { shellParser } : {}),
       signal: abort.signal,
       // Only built-in scenarios can be joined (the link names one): what they bring ships with the app.
       trusted: true,
