@@ -84,7 +84,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
 async function main(): Promise<void> {
   if (!existsSync(join(DIST, 'index.html'))) throw new Error('No dist/: run `npx vite build` first (this bench builds nothing).');
-  const executablePath = chromiumPath();
+  const executablePath = chromiumPath('desktop');
   if (!executablePath) throw new Error('Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH.');
   const size = entrySize();
   const server = await startVitePreview(ROOT, DIST);

@@ -40,10 +40,10 @@ test('a lesson link opens in a fresh context: notes beside the steps, the breakp
   // A fresh context: no localStorage, no IndexedDB from the author's.
   const learnerContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const outside: string[] = [];
-  await learnerContext.route(
-    (u) => !/^(http:\/\/(127\.0\.0\.1|localhost)|data:|blob:)/.test(u.href),
-    (route) => (outside.push(route.request().url()), route.abort('internetdisconnected')),
-  );
+  // Requests to other hosts fail at the browser's dead proxy (CHROMIUM_ARGS); count any that try.
+  learnerContext.on('request', (req) => {
+    if (!/^(http:\/\/(127\.0\.0\.1|localhost)|data:|blob:)/.test(req.url())) outside.push(req.url());
+  });
   try {
     const learner = await learnerContext.newPage();
     await learner.goto(url);

@@ -36,7 +36,7 @@ function findChromium(): string {
   const found = chromiumPath();
   if (!found) {
     throw setupError(
-      'Chromium not found: install it with `sudo apt-get install -y chromium` (Debian) or set CHROMIUM_PATH',
+      'Chromium not found: install it with `sudo apt-get install -y chromium-headless-shell` (Debian) or set CHROMIUM_PATH',
     );
   }
   return found;
