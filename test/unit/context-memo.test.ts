@@ -8,6 +8,7 @@ import type { TextBlock, ToolSchema } from '../../src/harness/messages.ts';
 import { contextSettingsSchema, parseContextSettings } from '../../src/harness/context/settings.ts';
 import { hashesLike, linearize, prefixKeyOf } from '../../src/harness/context/prefix.ts';
 import { hash53 } from '../../src/harness/context/hash.ts';
+import { blockTokens } from '../../src/harness/context/tokens.ts';
 import { placeBreakpoints } from '../../src/harness/context/cache.ts';
 import { history, SYSTEM, tools } from './context-fixtures.ts';
 
@@ -53,6 +54,7 @@ describe('context memos', () => {
     expect(linearize(placed).map((i) => i.hash)).toEqual(linearize(copy).map((i) => i.hash));
     const b: TextBlock = { type: 'text', text: 'x'.repeat(50) };
     const marked = hashesLike<TextBlock>({ ...b, cache_control: { type: 'ephemeral' } }, b);
+    expect(blockTokens(marked)).toBe(blockTokens(b));
     expect(linearize({ messages: [{ role: 'user', content: [marked] }] })[1]!.hash).toBe(linearize({ messages: [{ role: 'user', content: [{ ...b }] }] })[1]!.hash);
   });
 });

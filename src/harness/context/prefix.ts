@@ -6,7 +6,7 @@
  */
 import type { ContentBlock, Message, TextBlock, ToolSchema } from '../messages.ts';
 import { chain, hash53 } from './hash.ts';
-import { blockTokens, MESSAGE_OVERHEAD_TOKENS, toolSchemaTokens } from './tokens.ts';
+import { blockTokens, countsLike, MESSAGE_OVERHEAD_TOKENS, toolSchemaTokens } from './tokens.ts';
 
 export type PrefixRequest = {
   model?: string;
@@ -40,12 +40,13 @@ function canonicalHash(obj: ContentBlock | ToolSchema): number {
 }
 
 /**
- * Marks `copy` (the same item with a `cache_control` marker added or removed) as hashing like
- * `original`: breakpoints are re-placed on copies every turn, and without this each copy (the
+ * Marks `copy` (the same item with a `cache_control` marker added or removed) as hashing (and
+ * counting) like `original`: breakpoints are re-placed on copies every turn, and without this each copy (the
  * last tool, the system prompt, a tool result) would be serialised and hashed again per turn.
  */
 export function hashesLike<T extends object>(copy: T, original: T): T {
   itemHash.set(copy, canonicalHash(original as unknown as ContentBlock | ToolSchema));
+  countsLike(copy, original); // and its token estimate, when the original has one
   return copy;
 }
 
