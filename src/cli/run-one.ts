@@ -19,6 +19,7 @@ import { createCliSandbox } from './cli-sandbox.ts';
 import { UsageError } from './usage-error.ts';
 import { mergeContextSettings } from './context-flags.ts';
 import { SessionFileWriter } from './session-files.ts';
+import { shellParserOnDemand } from './shell-parser-on-demand.ts';
 import { DEFAULT_LIVE_MODEL, engine, library, runOptions } from './engine.ts';
 import type { Conversation, RunPlan } from './plans.ts';
 
@@ -89,6 +90,7 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
       if (history.length > 0 && scenario.settings.git) await (await import('../run/git-seed.ts')).seedGitRepo(sandbox, scenario.settings.git.message);
       out.stderr(`${scenario.id}: ${plan.git.why}\n`);
     }
+    const shell = shellParserOnDemand();
     const prepared = await prepareRun({
       scenario: withTurns,
       sandbox,
@@ -100,9 +102,9 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
       ...(history.length > 0 ? { history, sessionStart: 'resume' as const, ...(conv?.contextState ? { contextState: conv.contextState } : {}) } : {}),
       sessionId,
       cliRules: cliRules(args),
-      // The runner's sandbox is just-bash: commands are judged on its own AST (loaded with the run,
-      // not before the first request's start-up path).
-      shellParser: (await import('../sandbox/justbash/shell-parser.ts')).justBashShellParser,
+      // The runner's sandbox is just-bash: commands are judged on its own AST, whose parser loads
+      // while the first request is out (shell-parser-on-demand.ts; awaited in the loop below).
+      shellParser: shell.parser,
       prices,
       ...(args.maxBudgetUsd !== undefined ? { maxBudgetUsd: args.maxBudgetUsd } : {}),
       ...(args.fallbackModel ? { fallbackModel: args.fallbackModel } : {}),
@@ -150,6 +152,7 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
     const loop = runPrepared(prepared, input);
     let step = await loop.next();
     let events = 0;
+    let sawRequest = false;
     let refusal: string | undefined;
     // A built-in command as the first prompt (`-p "/cost"`) leaves an empty conversation: nothing to check.
     let slashRun = false;
@@ -161,6 +164,13 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
     const writer = plan.dir ? conv?.writer : undefined;
     while (!step.done) {
       events++;
+      // The shell parser loads during the first model call; nothing can be judged before its response.
+      // (Started without waiting, so the request goes out first; a failed load throws at that wait.)
+      if (!shell.loaded) {
+        if (step.value.type === 'model.request') void shell.load().catch(() => {});
+        else if (sawRequest) await shell.load();
+      }
+      if (step.value.type === 'model.request') sawRequest = true;
       if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
       if (step.value.type === 'slash.command' && step.value.agentId === 'main') slashRun = true;
       if (step.value.type === 'model.fallback') out.stderr(`${scenario.id}: ${step.value.from} ${step.value.error.kind === 'not_found' ? 'was not found' : 'stayed overloaded'}; switched to the fallback model ${step.value.to}\n`);

@@ -2,10 +2,11 @@
  * The runner starts small (issue 23 §3): what the bundle's entry imports statically
  * (`dist-cli/bundle-graph.json`, written by `scripts/build-cli.mjs`) is the command line and
  * `--help` only — no MCP client, SDK, zod, re2js, yaml or just-bash — and a folder run with no MCP
- * server never loads the MCP client: it runs with that chunk deleted from a copy of the bundle.
+ * server never loads the MCP client: it runs with that chunk deleted from a copy of the bundle;
+ * nor does it load the shell parser (just-bash) on its own thread before the first request.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,5 +83,22 @@ describe('runner start-up', () => {
     server.setTurns([{ content: [{ type: 'text', text: 'ok' }] }]);
     const withMcp = await runCopy(['--dir', dir, '-p', 'hi', '--trust', '--mcp-config', join(dir, '.mcp.json')], env);
     expect(withMcp.stderr).toMatch(/mcp: server "s" not used[^\n]*(Cannot find module|ERR_MODULE_NOT_FOUND|chunk-)/);
+  });
+
+  it('the first request goes out before this thread loads the shell parser (and just-bash with it)', { timeout: 90_000 }, async () => {
+    // The chunk of sandbox/justbash/shell-parser.ts, found by its port's name; only this thread loads it.
+    const parserChunk = readdirSync(COPY).find((f) => f.endsWith('.mjs') && readFileSync(join(COPY, f), 'utf8').includes('name:"just-bash",parse'));
+    expect(parserChunk).toBeDefined();
+    rmSync(join(COPY, parserChunk!));
+    const dir = mkdtempSync(join(tmpdir(), 'hp-startup-parser-'));
+    writeFileSync(join(dir, 'a.txt'), 'hello\n');
+    server.setTurns([{ content: [{ type: 'text', text: 'Nothing to do.' }] }]);
+    const before = server.requests.filter((r) => r.method === 'POST').length;
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'hp-startup-cfg-')) };
+    const r = await runCopy(['--dir', dir, '-p', 'hi', '--trust'], env);
+    // The request was sent with the parser's chunk missing; the run stops when it waits for the parser, before anything is judged.
+    expect(server.requests.filter((r) => r.method === 'POST').length).toBe(before + 1);
+    expect(r.stderr).toMatch(/Cannot find module|ERR_MODULE_NOT_FOUND/);
+    expect(r.code).not.toBe(0);
   });
 });

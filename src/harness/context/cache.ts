@@ -19,7 +19,7 @@
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolSchema, Usage } from '../messages.ts';
 import type { CacheBreak } from '../trace.ts';
 import { messagePreview } from './history-shape.ts';
-import { linearize, sharedItems, systemBlocks, type PrefixRequest } from './prefix.ts';
+import { hashesLike, linearize, sharedItems, systemBlocks, type PrefixRequest } from './prefix.ts';
 import { toolResultText } from './tokens.ts';
 
 export const MAX_BREAKPOINTS = 4;
@@ -30,7 +30,7 @@ export type RequestParts = { system: TextBlock[]; tools: ToolSchema[]; messages:
 function stripMarker<T extends { cache_control?: unknown }>(x: T): T {
   if (x.cache_control === undefined) return x;
   const { cache_control: _cc, ...rest } = x;
-  return rest as T;
+  return hashesLike(rest as T, x as T);
 }
 
 /** Blocks that may carry `cache_control` (not thinking, not empty text). */
@@ -45,7 +45,7 @@ function markLastBlock(m: Message): Message | null {
     const b = blocks[i]!;
     if (!cacheable(b)) continue;
     const content = [...blocks];
-    content[i] = { ...b, cache_control: EPHEMERAL } as ContentBlock;
+    content[i] = hashesLike({ ...b, cache_control: EPHEMERAL } as ContentBlock, b);
     return { role: m.role, content };
   }
   return null;
@@ -71,8 +71,9 @@ export function placeBreakpoints(parts: RequestParts, opts: { previousTurn?: boo
   const anchor = opts.anchor;
   const useAnchor = anchor !== undefined && anchor >= 0 && anchor < Math.min(...ends) && markLastBlock(messages[anchor]!) !== null;
   if (useAnchor) ends.push(anchor);
-  if (tools.length > 0 && !(useAnchor && system.length > 0)) tools[tools.length - 1] = { ...tools[tools.length - 1]!, cache_control: EPHEMERAL };
-  if (system.length > 0) system[system.length - 1] = { ...system[system.length - 1]!, cache_control: EPHEMERAL };
+  // The marked copies hash like their originals (prefix.ts `hashesLike`): no re-serialising per turn.
+  if (tools.length > 0 && !(useAnchor && system.length > 0)) tools[tools.length - 1] = hashesLike({ ...tools[tools.length - 1]!, cache_control: EPHEMERAL }, tools[tools.length - 1]!);
+  if (system.length > 0) system[system.length - 1] = hashesLike({ ...system[system.length - 1]!, cache_control: EPHEMERAL }, system[system.length - 1]!);
   for (const i of ends) {
     const m = messages[i];
     if (!m) continue;

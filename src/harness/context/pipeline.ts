@@ -10,7 +10,6 @@ import { blocksOf } from '../messages.ts';
 import type { CacheBreak, CompactionChange, TraceEventBody } from '../trace.ts';
 import { anchorBeforeTrimmable, cacheBreakDiff, cacheStats, placeBreakpoints, type RequestParts } from './cache.ts';
 import { isReference } from './references.ts';
-import { hash53 } from './hash.ts';
 import { toolNamesById } from './history-shape.ts';
 import { autoCompactLayer } from './layer-auto-compact.ts';
 import { budgetLayer } from './layer-budget.ts';
@@ -20,7 +19,7 @@ import { microcompactLayer } from './layer-microcompact.ts';
 import { snipLayer } from './layer-snip.ts';
 import type { LayerInput } from './layer.ts';
 import type { PrefixRequest } from './prefix.ts';
-import { systemBlocks } from './prefix.ts';
+import { prefixKeyOf, systemBlocks } from './prefix.ts';
 import { parseContextSettings, type ContextSettings, type ContextSettingsInput } from './settings.ts';
 import type { ContextState } from './state.ts';
 import type { Summarize } from './summarizer.ts';
@@ -143,7 +142,7 @@ export async function* prepareContext(args: PrepareContextArgs): AsyncGenerator<
   let truth = args.messages;
   let committed = false;
   let prefixChanging = false;
-  const prefixKey = hash53(JSON.stringify([args.model ?? '', tools.map((t) => [t.name, t.description, t.input_schema]), system.map((b) => b.text)])).toString(36);
+  const prefixKey = prefixKeyOf(args.tools, tools, args.model ?? '', system, settings.cache.sortTools, args.appendedTools ?? 0);
   if (state.lastPrefixKey !== null && state.lastPrefixKey !== prefixKey) prefixChanging = true;
   const base = (): LayerInput => ({ messages: truth, state, settings, tokensOf });
   const adopt = (out: { messages: Message[]; state: ContextState; firstChanged?: number; event: { committed: boolean } }) => {

@@ -6,7 +6,7 @@
  */
 import type { ContentBlock, Message, TextBlock, ToolSchema } from '../messages.ts';
 import { chain, hash53 } from './hash.ts';
-import { blockTokens, MESSAGE_OVERHEAD_TOKENS, toolSchemaTokens } from './tokens.ts';
+import { blockTokens, countsLike, MESSAGE_OVERHEAD_TOKENS, toolSchemaTokens } from './tokens.ts';
 
 export type PrefixRequest = {
   model?: string;
@@ -37,6 +37,46 @@ function canonicalHash(obj: ContentBlock | ToolSchema): number {
   const h = hash53(JSON.stringify(rest));
   itemHash.set(obj, h);
   return h;
+}
+
+/**
+ * Marks `copy` (the same item with a `cache_control` marker added or removed) as hashing (and
+ * counting) like `original`: breakpoints are re-placed on copies every turn, and without this each copy (the
+ * last tool, the system prompt, a tool result) would be serialised and hashed again per turn.
+ */
+export function hashesLike<T extends object>(copy: T, original: T): T {
+  itemHash.set(copy, canonicalHash(original as unknown as ContentBlock | ToolSchema));
+  countsLike(copy, original); // and its token estimate, when the original has one
+  return copy;
+}
+
+type PrefixKeyMemo = { refs: readonly ToolSchema[]; model: string; sorted: boolean; appended: number; system: string[]; key: string };
+const prefixKeyMemo = new WeakMap<readonly ToolSchema[], PrefixKeyMemo>();
+
+/**
+ * The pipeline's prefix key (model, tool definitions, system text), memoised on the tool list it
+ * was computed for: the loop passes the tool pool's same array turn after turn, so the tools are
+ * serialised once per list instead of on every turn (a fixed per-turn cost, issue 23 §3). The
+ * value is the same as computing it afresh (it is kept in `ContextState.lastPrefixKey`).
+ * `listed`: the list as given; `tools`: as sent (sorted from it, per `sorted` and `appended`).
+ */
+export function prefixKeyOf(listed: readonly ToolSchema[], tools: readonly ToolSchema[], model: string, system: readonly TextBlock[], sorted: boolean, appended: number): string {
+  const hit = prefixKeyMemo.get(listed);
+  if (
+    hit &&
+    hit.model === model &&
+    hit.sorted === sorted &&
+    hit.appended === appended &&
+    hit.refs.length === listed.length &&
+    hit.refs.every((t, i) => t === listed[i]) &&
+    hit.system.length === system.length &&
+    hit.system.every((text, i) => text === system[i]!.text)
+  ) {
+    return hit.key;
+  }
+  const key = hash53(JSON.stringify([model, tools.map((t) => [t.name, t.description, t.input_schema]), system.map((b) => b.text)])).toString(36);
+  prefixKeyMemo.set(listed, { refs: [...listed], model, sorted, appended, system: system.map((b) => b.text), key });
+  return key;
 }
 
 export function systemBlocks(system: string | TextBlock[] | undefined): TextBlock[] {

@@ -132,7 +132,40 @@ export type ContextSettingsInput = z.input<typeof contextSettingsSchema>;
 
 export const DEFAULT_CONTEXT_SETTINGS: ContextSettings = contextSettingsSchema.parse({});
 
-/** Fills defaults; throws a zod error naming the bad field. */
+/**
+ * Successful parses by the input's JSON text. The loop resolves its settings on every turn, and a
+ * parse of this schema (zod runs jitless here, see src/zod-jitless.ts) was the largest fixed cost
+ * of a short turn (issue 23 §3). The input is plain data, so its JSON text decides the result; a
+ * bad input is parsed every time (the same error). Bounded: a run uses one or two inputs.
+ */
+const parsedByText = new Map<string, ContextSettings>();
+const PARSED_KEEP = 32;
+
+/** A deep copy of parsed settings (plain objects, arrays, primitives), far cheaper than `structuredClone`. */
+function plainCopy<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(plainCopy) as T;
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = plainCopy(x);
+  return out as T;
+}
+
+function jsonKey(input: unknown): string | undefined {
+  try {
+    return JSON.stringify(input);
+  } catch {
+    return undefined; // a cycle, a BigInt: not settings; zod says why
+  }
+}
+
+/** Fills defaults; throws a zod error naming the bad field. Each call gets its own object. */
 export function parseContextSettings(input: ContextSettingsInput = {}): ContextSettings {
-  return contextSettingsSchema.parse(input);
+  const key = jsonKey(input);
+  if (key === undefined) return contextSettingsSchema.parse(input);
+  const hit = parsedByText.get(key);
+  if (hit) return plainCopy(hit);
+  const parsed = contextSettingsSchema.parse(input);
+  if (parsedByText.size >= PARSED_KEEP) parsedByText.clear();
+  parsedByText.set(key, plainCopy(parsed));
+  return parsed;
 }

@@ -53,6 +53,12 @@ export function blockText(block: ContentBlock): string {
 
 const blockMemo = new WeakMap<object, number>();
 
+/** A copy of `original` that differs only in its `cache_control` marker counts the same (if `original` was counted). */
+export function countsLike(copy: object, original: object): void {
+  const n = blockMemo.get(original);
+  if (n !== undefined) blockMemo.set(copy, n);
+}
+
 export function blockTokens(block: ContentBlock): number {
   const hit = blockMemo.get(block);
   if (hit !== undefined) return hit;
