@@ -3,11 +3,36 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+/** Every unit, security and fault test file. */
+export const ALL = ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts', 'test/faults/**/*.test.ts'];
+
+/**
+ * Files that change the process for whoever runs next: a global IndexedDB (`fake-indexeddb/auto`,
+ * whose databases would outlive the file), `localStorage`, DOM classes or `crossOriginIsolated` put
+ * on `globalThis`. Each runs in a fresh module graph of its own, as every file once did.
+ */
+export const ISOLATED = [
+  // fake-indexeddb/auto: a global indexedDB, and databases that stay for the next file.
+  'test/unit/memory-select.test.ts',
+  'test/unit/memory-store.test.ts',
+  'test/unit/progress-store.test.ts',
+  'test/unit/session-store.test.ts',
+  'test/unit/user-scope-store.test.ts',
+  'test/security/corrupt-storage.test.ts',
+  'test/security/key-redaction.test.ts',
+  // Globals the code reads to tell a browser from Node (localStorage, HTMLElement, crossOriginIsolated).
+  'test/unit/ui-page-state.test.ts',
+  'test/unit/ui-keyboard.test.ts',
+  'test/unit/ui-workspaces.test.ts',
+  'test/unit/sandbox-select.test.ts',
+  // Asserts a module's state before its first use (the built-ins before load()).
+  'test/unit/builtins-lazy.test.ts',
+];
+
 export default defineConfig({
   // Rune-backed state classes (`*.svelte.ts`) are compiled as in the app, so tests can load them.
   plugins: [svelte()],
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts', 'test/faults/**/*.test.ts'],
     environment: 'node',
     // Headless folder runs save their sessions (`--resume`): under a tmp root, never the user's home.
     env: { HARNESS_PLAYGROUND_CONFIG_DIR: join(tmpdir(), `hp-test-sessions-${process.pid}`) },
@@ -20,5 +45,12 @@ export default defineConfig({
     // Hang guards, not budgets: tests wait for states, and a loaded 2-core machine is slow.
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      // Most files only import modules and call them: they share one module graph per worker, so
+      // the harness, just-bash and zod are loaded once per worker instead of once per file (about
+      // 210 s of the 296 s unit phase on CI was that loading).
+      { extends: true, test: { name: 'shared', include: ALL, exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+    ],
   },
 });

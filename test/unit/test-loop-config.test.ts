@@ -6,9 +6,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import config from '../../vitest.config.ts';
+import config, { ALL, ISOLATED } from '../../vitest.config.ts';
 
 const test = config.test!;
+const projects = (test.projects ?? []) as { test: { name: string; include?: string[]; exclude?: string[]; isolate?: boolean } }[];
+const project = (name: string) => projects.find((p) => p.test.name === name)!.test;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
@@ -30,6 +32,25 @@ describe('the unit run', () => {
   });
 
   it('includes the fault tests', () => {
-    expect(test.include).toContain('test/faults/**/*.test.ts');
+    expect(ALL).toContain('test/faults/**/*.test.ts');
+    expect(project('shared').include).toEqual(ALL);
+  });
+
+  it('runs every file exactly once: shared (one module graph per worker) or isolated (a fresh one per file)', () => {
+    expect(project('shared').isolate).toBe(false);
+    expect(project('shared').exclude).toEqual(ISOLATED);
+    expect(project('isolated').include).toEqual(ISOLATED);
+    expect(project('isolated').isolate).not.toBe(false);
+    for (const f of ISOLATED) expect(statSync(f).isFile(), f).toBe(true);
+  });
+
+  it('keeps isolated every file that changes globals the next file would see', () => {
+    // A global IndexedDB (and its databases), stubbed globals, DOM classes put on globalThis (through
+    // the `const g = globalThis as …` alias every such file uses).
+    const patching = /fake-indexeddb\/auto|vi\.stubGlobal|\bg\.[A-Za-z]+ \?\?=|\bg\.[A-Za-z]+ = |defineProperty\(globalThis/;
+    const files = ['test/unit', 'test/security', 'test/faults'].flatMap(testFiles).filter((f) => f.endsWith('.test.ts'));
+    const patchers = files.filter((f) => patching.test(readFileSync(f, 'utf8')));
+    expect(patchers.length).toBeGreaterThan(5);
+    expect(patchers.filter((f) => !ISOLATED.includes(f))).toEqual([]);
   });
 });
