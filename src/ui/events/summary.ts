@@ -2,7 +2,7 @@
 import { hookRunLabel } from '../../harness/hooks/index.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import { summarizeTeamEvent } from '../team/summary.ts';
-import { textOf } from '../../harness/index.ts';
+import { textOf } from '../../harness/messages.ts';
 import { summarizeAgentEvent } from '../agents/summary.ts';
 import { summarizeMcpEvent } from '../mcp/summary.ts';
 
