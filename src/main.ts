@@ -1,7 +1,7 @@
 import './zod-jitless.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { teammateLinkOf } from './ui/team/tab-link.ts';
+import { teammateLinkOf } from './ui/team/teammate-link.ts';
 import './ui/theme.css';
 
 const target = document.getElementById('app');

@@ -5,10 +5,12 @@
  * `securitypolicyviolation`, noise in exactly the report a security reviewer reads. `jitless` skips
  * both the probe and the compiled path; parsing stays correct, only a little slower.
  *
- * In the production build shared chunks are evaluated before this module's body, and zod probes
- * when an object schema is *defined*, so `index.html` also loads `public/zod-jitless.js`, a classic
- * script that sets the same flag on `globalThis.__zod_globalConfig` before any module runs.
+ * zod keeps its configuration on `globalThis.__zod_globalConfig` (what `z.config` writes to): set
+ * the flag there without importing zod, so the first screen does not carry zod (it loads with the
+ * harness, on demand). In the production build `index.html` also loads `public/zod-jitless.js`, a
+ * classic script that sets the same flag before any module runs.
  */
-import { z } from 'zod';
+const g = globalThis as { __zod_globalConfig?: Record<string, unknown> };
+g.__zod_globalConfig = Object.assign(g.__zod_globalConfig ?? {}, { jitless: true });
 
-z.config({ jitless: true });
+export {};

@@ -8,7 +8,7 @@ import { hooksConfigSchema } from '../harness/hooks/index.ts';
 import { contextSettingsSchema } from '../harness/context/index.ts';
 import { permissionsSettingsSchema, yamlTierRuleSchema, type Settings } from '../harness/settings/index.ts';
 import { customToolsSchema } from '../harness/tools/index.ts';
-import { goldenCasesSchema } from '../harness/golden/index.ts';
+import { goldenCasesSchema } from '../harness/golden/light.ts';
 
 /** Paths relative to the working directory: no absolute paths, no climbing out with `..`. */
 const filesSchema = z.record(z.string(), z.string()).superRefine((files, ctx) => {

@@ -7,31 +7,12 @@
  * Trust is not stored here: what in it can act (hooks, allow rules, modes) applies only once the
  * person trusted this exact content for the document in use (the trust store, keyed by `userScopeTrustKey`).
  */
-import { z } from 'zod';
-import { settingsSchema } from '../harness/settings/index.ts';
 import { documentKey } from '../harness/trust/index.ts';
-import { issuesText } from '../harness/session/index.ts';
+import type { StoredUserScope } from './user-scope-schema.ts';
 
-export const userScopeSchema = z
-  .object({
-    id: z.literal('user'),
-    /** The file it came from, as imported (`~/.claude/settings.json`). */
-    file: z.string().min(1).max(500),
-    settings: settingsSchema,
-    /** Milliseconds since the epoch. */
-    savedAt: z.number().finite(),
-    /** The imported scenario that brought it: trusting that scenario trusts this scope too. */
-    broughtBy: z.string().max(200).optional(),
-  })
-  .strict();
-
-export type StoredUserScope = z.output<typeof userScopeSchema>;
-
-/** The record read back, or what is wrong with it. */
-export function parseUserScope(r: unknown): StoredUserScope | string {
-  const p = userScopeSchema.safeParse(r);
-  return p.success ? p.data : issuesText(p.error.issues);
-}
+// The schema (zod, and the settings schema with yaml and re2js behind it) lives in
+// user-scope-schema.ts, so the first screen, which only holds a store, does not load it.
+export type { StoredUserScope };
 
 /** `null`: none saved; `problem`: the saved one is damaged (quarantined) and not applied. */
 export type UserScopeRead = { scope: StoredUserScope | null; problem?: string };

@@ -29,6 +29,7 @@ export {
 } from './run-tool.ts';
 export { buildTool, toolSchemaOf, type AnyTool, type Tool, type ToolContext, type ToolOutcome } from './tool.ts';
 export { FileState, type Snapshot } from './file-state.ts';
+export { applyEdit } from './edit-match.ts';
 
 /** Fresh instances of every built-in tool, in a stable order (the order the model sees them). */
 export function builtinTools(): AnyTool[] {

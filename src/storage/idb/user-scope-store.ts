@@ -4,8 +4,11 @@
  */
 import type { IDBPDatabase } from 'idb';
 import { rawText, type Quarantine } from '../quarantine.ts';
-import { damagedUserScope, parseUserScope, type StoredUserScope, type UserScopeRead, type UserScopeStore } from '../user-scope.ts';
+import { damagedUserScope, type StoredUserScope, type UserScopeRead, type UserScopeStore } from '../user-scope.ts';
 import { USER_SCOPE, reusableConnection, type OpenOptions } from './db.ts';
+
+/** The schema check, loaded on the first read or write: it brings zod, yaml and re2js, which the first paint does not need. */
+const loadParse = () => import('../user-scope-schema.ts').then((m) => m.parseUserScope);
 
 export type IdbUserScopeStoreOptions = Omit<OpenOptions, 'onClose'> & { quarantine?: Quarantine };
 
@@ -20,7 +23,7 @@ export class IdbUserScopeStore implements UserScopeStore {
   async get(): Promise<UserScopeRead> {
     const raw: unknown = await (await this.db()).get(USER_SCOPE, 'user');
     if (raw === undefined) return { scope: null };
-    const parsed = parseUserScope(raw);
+    const parsed = (await loadParse())(raw);
     if (typeof parsed !== 'string') return { scope: parsed };
     const problem = damagedUserScope(parsed);
     this.opts.quarantine?.add({ store: USER_SCOPE, key: 'user', problem, raw: rawText(raw) });
@@ -28,7 +31,7 @@ export class IdbUserScopeStore implements UserScopeStore {
   }
 
   async put(scope: StoredUserScope): Promise<void> {
-    const parsed = parseUserScope(scope);
+    const parsed = (await loadParse())(scope);
     if (typeof parsed === 'string') throw new Error(`Not user-scope settings: ${parsed}`);
     await (await this.db()).put(USER_SCOPE, parsed);
   }

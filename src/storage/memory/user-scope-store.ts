@@ -1,5 +1,6 @@
 /** The user-scope store in memory (tests, headless): the same checks as the IndexedDB one. */
-import { damagedUserScope, parseUserScope, type StoredUserScope, type UserScopeRead, type UserScopeStore } from '../user-scope.ts';
+import { damagedUserScope, type StoredUserScope, type UserScopeRead, type UserScopeStore } from '../user-scope.ts';
+import { parseUserScope } from '../user-scope-schema.ts';
 
 export class MemoryUserScopeStore implements UserScopeStore {
   /** What is stored, as stored (a test may put a damaged value here). */

@@ -4,7 +4,8 @@
  * of the person's own, or a replay that diverged (a tool returned what the recording never saw)
  * has other events at those numbers, so what the lesson says there would be false.
  */
-import { textOf, type TraceEvent } from '../../harness/index.ts';
+import type { TraceEvent } from '../../harness/index.ts';
+import { textOf } from '../../harness/messages.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 
 /** `upTo`: the last event count the lesson still fits (null: the whole run); `why`: in words. */

@@ -3,7 +3,7 @@
  * of a scenario's prompts comes next. Positions are log seqs (1-based across runs).
  */
 import type { TraceEvent } from '../../harness/index.ts';
-import { textOf } from '../../harness/index.ts';
+import { textOf } from '../../harness/messages.ts';
 import type { ScenarioQuestion, StepNote } from '../../scenarios/schema-v1.ts';
 
 export type PlacedNote = { seq: number; markdown: string; index: number };

@@ -7,7 +7,8 @@
  * turn's after state; anything else (a `revert`, a command that also touched the file) gives null,
  * and the view falls back to the shared diff. Pure: no DOM, no store.
  */
-import { applyEdit, type TraceEvent } from '../../harness/index.ts';
+import type { TraceEvent } from '../../harness/index.ts';
+import { applyEdit } from '../../harness/tools/index.ts';
 import { projectRelative } from './edit-diff.ts';
 
 type Started = Extract<TraceEvent, { type: 'tool.started' }>;

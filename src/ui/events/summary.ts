@@ -1,8 +1,8 @@
 /** A compact one-line summary of any event, for the event stream rows. */
-import { hookRunLabel } from '../../harness/hooks/index.ts';
+import { hookRunLabel } from '../../harness/hooks/light.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import { summarizeTeamEvent } from '../team/summary.ts';
-import { textOf } from '../../harness/index.ts';
+import { textOf } from '../../harness/messages.ts';
 import { summarizeAgentEvent } from '../agents/summary.ts';
 import { summarizeMcpEvent } from '../mcp/summary.ts';
 

@@ -3,7 +3,7 @@
  * proposed, validated, run and its result; the permission pipeline; hooks; slash commands; the
  * sandbox's files changing, the settings read from it, and the person's terminal.
  */
-import { hookRunLabel } from '../../harness/hooks/index.ts';
+import { hookRunLabel } from '../../harness/hooks/light.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import type { EventExplanations } from './event-explanations.ts';
 import { modeSourceText } from './mode-source.ts';

@@ -10,7 +10,9 @@
  * connects every registry server) — until the user clicks Connect. Their origins are allowed again
  * at start-up, before a live model call can narrow the page's connect-src.
  */
-import { mcp, realClock, type Sandbox } from '../../harness/index.ts';
+import type { Sandbox } from '../../harness/index.ts';
+import * as mcp from '../../harness/mcp/index.ts';
+import { realClock } from '../../harness/clock.ts';
 import { SvelteSet } from 'svelte/reactivity';
 import { allowConnectOrigin } from '../../security/connect-lock.svelte.ts';
 import { savedRecordOf, specOfSaved, type SavedMcpServer, type SavedMcpServerStore } from '../../storage/mcp-servers.ts';

@@ -4,7 +4,7 @@
  * `conversation.ts`, pure like it.
  */
 import type { EventOf, TraceEvent } from '../../harness/index.ts';
-import { blocksOf, toolResultText } from '../../harness/index.ts';
+import { blocksOf, toolResultText } from '../../harness/messages.ts';
 import type { SubagentLane } from './conversation.ts';
 
 export type ToolCallStatus = 'composing' | 'proposed' | 'invalid' | 'running' | 'done' | 'error' | 'interrupted';

@@ -15,7 +15,8 @@ import type {
   TraceEvent,
   Usage,
 } from '../../harness/index.ts';
-import { blocksOf, cost } from '../../harness/index.ts';
+import { blocksOf } from '../../harness/messages.ts';
+import * as cost from '../../harness/cost/index.ts';
 
 export type { ToolCallStatus, ToolCallView } from './conversation-tools.ts';
 import { collectToolFacts, toolView, type ToolFacts, type ToolCallView } from './conversation-tools.ts';

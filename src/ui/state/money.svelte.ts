@@ -3,7 +3,7 @@
  * user's edit of it) and the dollar ceiling for runs. Kept in localStorage (no secret in them);
  * an edit that does not parse is refused with the problem named, and nothing is lost.
  */
-import { cost } from '../../harness/index.ts';
+import * as cost from '../../harness/cost/index.ts';
 
 const STORE = 'hp.money';
 

@@ -13,7 +13,7 @@ import { money } from './money.svelte.ts';
 import type { Message, ModelClient, RunResult, Sandbox, TraceEvent, TrustStore } from '../../harness/index.ts';
 import type { PermissionContext, PermissionMode } from '../../harness/permissions/index.ts';
 import type { Settings } from '../../harness/settings/index.ts';
-import { teammateLinkUrl } from '../team/tab-link.ts';
+import { teammateLinkUrl } from '../team/teammate-link.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { permissionContextNow } from './run-permissions.ts';
 import type { Workbench } from '../sessions/workbench-record.ts';
@@ -23,7 +23,8 @@ import { TrustGate, type ScenarioOrigin } from './trust-gate.svelte.ts';
 import { RunPuller, flush, type PullHost } from './run-puller.ts';
 import { RunState } from './run-state.svelte.ts';
 import { bareLiveClient, bootRunSandbox } from './run-sandbox.ts';
-import { PageRunners, runNeedsOf, startScenarioRun, type RunStarter } from './start-run.ts';
+import { PageRunners, runNeedsOf, type RunStarter } from './run-starter.ts';
+import { lazyScenarioRun, prefetchStartRun } from './lazy-start.ts';
 import { appendUserEvent, editBlockOf, terminalCommandEvent, userChangeEvent, type TerminalCommand } from './workbench-edits.ts';
 import { deriveConversation } from './conversation.ts';
 import { derivePermissions, deriveHookRows } from './safety.ts';
@@ -44,7 +45,7 @@ export type RunControllerOptions = {
   /** The whole document the scenario came from (a v1 scenario: every prompt, lessons); default the scenario. */
   document?: unknown;
   hooks?: RunHooks;
-  /** How a run starts; default the page's (`start-run.ts`). */
+  /** How a run starts; default the page's (`start-run.ts`, loaded by `lazy-start.ts`). */
   starter?: RunStarter;
 };
 
@@ -88,7 +89,9 @@ export class RunController implements PullHost {
     const session = this.hooks.session ?? null;
     this.session = session;
     this.filesAt = session ? (count) => session.filesAt(count) : null;
-    this.starter = o.starter ?? startScenarioRun;
+    // The page's starter loads the harness on demand (`lazy-start.ts`); the first screen does not carry it.
+    this.starter = o.starter ?? lazyScenarioRun;
+    if (!o.starter) prefetchStartRun();
     this.scenario = o.scenario;
     this.document = o.document ?? o.scenario;
     this.trust = new TrustGate(o.trustStore);

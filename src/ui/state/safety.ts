@@ -3,7 +3,7 @@
  * each tool call (with the deciding one marked), the hooks timeline, and the audit records.
  * Pure and framework-free, like conversation.ts, so any prefix of the event log can be shown.
  */
-import { hookRunLabel } from '../../harness/hooks/index.ts';
+import { hookRunLabel } from '../../harness/hooks/light.ts';
 import { redactDeep } from '../../harness/session/index.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import type { DecidedBy, StageDecision, StageName } from '../../harness/permissions/index.ts';

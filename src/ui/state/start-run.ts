@@ -3,85 +3,27 @@
  * (live settings, trust, the live-context question, the scripted follow-up), the on-demand runners,
  * then `prepareRun` with everything the conversation carries over (`RunState`). The controller's
  * default `RunStarter`; a teammate tab has its own (`teammate-tab.svelte.ts`).
+ *
+ * It imports the whole harness (`run/prepare.ts`), so the first screen does not carry it: the
+ * controller reaches it through `lazy-start.ts`, which loads this module at idle after the first paint.
  */
 import { money } from './money.svelte.ts';
-import type { JsHookRunner, ModelClient, Sandbox } from '../../harness/index.ts';
-import type { UserToolRunner } from '../../harness/ports.ts';
-import type { PermissionMode } from '../../harness/permissions/index.ts';
-import type { Settings } from '../../harness/settings/index.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { lastRunCleared, needsNoModel } from '../../harness/commands/index.ts';
 import { prepareRun, runPrepared } from '../../run/prepare.ts';
 import { documentLiveContext, mustConfirmLiveContext } from '../../run/live-context.ts';
 import { liveAgentFeatures } from '../../run/prepare-agents.ts';
-import type { Scenario } from '../../scenarios/schema.ts';
 import { bundledSkillFiles } from '../../skills-bundle/vite.ts';
 import { browserMemoryStore } from '../memory/browser-store.ts';
 import { mcpSession } from '../mcp/mcp-session.svelte.ts';
 import { TabChannel, tabsAvailable } from '../team/tab-link.ts';
-import type { Workbench } from '../sessions/workbench-record.ts';
-import { createPageHttpHookClient } from './page-http-hook-client.ts';
-import { hookEndpoints } from './hook-endpoints.svelte.ts';
-import type { PermissionPrompts } from './permission-prompts.svelte.ts';
 import { learnReadsOf } from './restore-reads.ts';
 import { memoryContext } from './run-memory.ts';
-import { frameRunnerModule, needsJsHooks, needsToolRunner, pageToolModule, shellParserModule, type RunNeeds } from './run-modules.ts';
-import type { RunState } from './run-state.svelte.ts';
-import type { RunSessionPort, StartOptions } from './run-types.ts';
+import { shellParserModule } from './run-modules.ts';
+import { SCRIPTED_CHUNK_DELAY_MS, runNeedsOf, type RunStarter } from './run-starter.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
-import type { ModelSettings } from './settings.svelte.ts';
-import type { TrustGate } from './trust-gate.svelte.ts';
 
-/** Pause between streamed chunks of a scripted reply, so text visibly streams when running. */
-export const SCRIPTED_CHUNK_DELAY_MS = 12;
-
-/** Creates `run.gen` for the host. Returns false (with a notice on `run`) when the run cannot start. */
-export type RunStarter = (host: StartHost, run: RunState, opts: StartOptions) => Promise<boolean>;
-
-/** What a starter reads of the controller (`RunController` is one). */
-export interface StartHost {
-  /** The conversation now: a starter that finds another one after an await stops. */
-  readonly state: RunState;
-  readonly settings: ModelSettings;
-  readonly scenario: Scenario;
-  /** The whole document the scenario came from (trust and memory origins key to it). */
-  readonly document: unknown;
-  readonly trust: TrustGate;
-  readonly prompts: PermissionPrompts;
-  readonly modeOverride: PermissionMode | null;
-  readonly userSettings: Settings | null;
-  readonly userSettingsTrusted: boolean;
-  readonly documentTrustKey: string;
-  readonly runners: PageRunners;
-  readonly session: RunSessionPort | null;
-  /** Runs use the live model: the settings say so, or the person took over. */
-  readonly live: boolean;
-  liveClient(): Promise<ModelClient>;
-  whenSandbox(): Promise<Sandbox | null>;
-  workbench(): Workbench;
-}
-
-/** What decides which on-demand modules a run of `scenario` needs. */
-export function runNeedsOf(scenario: Scenario, userSettings: Settings | null, live: boolean): RunNeeds {
-  return { settings: scenario.settings, files: scenario.files, userSettings, live, customTools: scenario.settings.customTools?.length ?? 0 };
-}
-
-/** The page's runners for hooks and tools, loaded once a scenario needs them and kept across runs. */
-export class PageRunners {
-  jsRunner: JsHookRunner | null = null;
-  toolRunner: UserToolRunner | null = null;
-  // http hooks: only origins the user allowed in Settings → Hook endpoints (page-http-hook-client.ts).
-  readonly httpHooks = createPageHttpHookClient({ allowedOrigins: () => hookEndpoints().origins });
-
-  /** Loads what `needs` asks for (run-modules.ts). */
-  async load(needs: RunNeeds): Promise<void> {
-    // JS hooks run in the opaque-origin user-code sandbox, never with the app's own origin.
-    if (!this.jsRunner && needsJsHooks(needs)) this.jsRunner = (await frameRunnerModule()).createFrameJsHookRunner();
-    // Custom JS tools run in the same kind of sandbox (see src/ui/tools/page-tool-runner.ts).
-    if (!this.toolRunner && needsToolRunner(needs)) this.toolRunner = await (await pageToolModule()).pageToolRunner();
-  }
-}
-
+/** The page's starter: binds the ports for this scenario and creates `run.gen` (see above). */
 export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
   const live = ctl.live;
   const { settings } = ctl;

@@ -4,7 +4,7 @@
  * with messages still queued (it stopped, or hit its turn limit first), they come back as
  * `leftover` so the prompt box can offer them again instead of losing them.
  */
-import { agents } from '../../harness/index.ts';
+import * as agents from '../../harness/agents/index.ts';
 
 export class SteeringBox {
   readonly queue = new agents.SteeringQueue();

@@ -19,7 +19,7 @@ import { TabChannel, type TeammateLink } from '../team/tab-link.ts';
 import { RunController } from './run-controller.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 import { shellParserModule } from './run-modules.ts';
-import { SCRIPTED_CHUNK_DELAY_MS, type RunStarter } from './start-run.ts';
+import { SCRIPTED_CHUNK_DELAY_MS, type RunStarter } from './run-starter.ts';
 
 export class TeammateTab {
   /** This tab on the team's channel (null until the run starts). */

@@ -1,6 +1,6 @@
 /** Token usage over every run in the session, from the trace alone, in total and per agent. */
 import type { TraceEvent, Usage } from '../../harness/index.ts';
-import { addUsage, emptyUsage } from '../../harness/index.ts';
+import { addUsage, emptyUsage } from '../../harness/messages.ts';
 
 /**
  * Usage per agent id (`main` and each subagent), summed over that agent's runs. Each run reports a

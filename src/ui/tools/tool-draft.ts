@@ -4,7 +4,7 @@
  * Pure functions, so the editor's rules are unit-tested without a browser.
  */
 import { DEFAULT_CUSTOM_TOOL_TIMEOUT_MS, parseCustomTool, type CustomToolDefinition } from '../../harness/tools/index.ts';
-import type { GoldenCase } from '../../harness/golden/index.ts';
+import type { GoldenCase } from '../../harness/golden/light.ts';
 import { parseScenario, type Scenario } from '../../scenarios/schema.ts';
 
 export type ToolDraft = {

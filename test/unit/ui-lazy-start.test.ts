@@ -1,0 +1,52 @@
+/**
+ * The harness loads on demand (src/ui/state/lazy-start.ts): the first screen paints without it and
+ * fetches it at idle time. A Step clicked before it has arrived is not dropped: the header shows
+ * "Loading the harness…" (the run's phase) while it loads, and the Step then pulls its event.
+ */
+import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { FakeClock, SequentialIds } from '../../src/harness/clock.ts';
+import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
+import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
+import { MemoryTrustStore } from '../../src/storage/memory/trust-store.ts';
+import { InMemoryProgressStore } from '../../src/storage/memory/progress-store.ts';
+import { MemoryUserScopeStore } from '../../src/storage/memory/user-scope-store.ts';
+import { createPageState } from '../../src/ui/state/page-state.svelte.ts';
+import { startRunModule } from '../../src/ui/state/lazy-start.ts';
+
+beforeAll(() => {
+  const items = new Map<string, string>();
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+  });
+});
+
+describe('the harness loads on demand', () => {
+  test('a Step clicked while it loads shows "Loading the harness…", then pulls the first event', async () => {
+    const page = createPageState({
+      docs: [firstBuiltinDoc],
+      hash: '',
+      trustStore: new MemoryTrustStore(),
+      sessionStore: new MemorySessionStore({ clock: new FakeClock(1000), ids: new SequentialIds() }),
+      progressStore: new InMemoryProgressStore(),
+      userScopeStore: new MemoryUserScopeStore(),
+      storage: null,
+    });
+    const { ctl } = page;
+    expect(ctl.canStep).toBe(true);
+    // Nothing has loaded the starter in this test file yet: the click waits for it, and says so.
+    const stepping = ctl.step();
+    expect(ctl.busy).toBe(true);
+    expect(ctl.phase).toBe('Loading the harness…');
+    await stepping;
+    expect(ctl.events).toHaveLength(1);
+    expect(ctl.phase).toBe('');
+    // Once loaded, a later run does not say it again.
+    await startRunModule();
+    const next = ctl.step();
+    expect(ctl.phase).not.toBe('Loading the harness…');
+    await next;
+    expect(ctl.events).toHaveLength(2);
+  });
+});
