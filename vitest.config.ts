@@ -22,6 +22,7 @@ export const ISOLATED = [
   'test/security/key-redaction.test.ts',
   // Globals the code reads to tell a browser from Node (localStorage, HTMLElement, crossOriginIsolated).
   'test/unit/ui-page-state.test.ts',
+  'test/unit/ui-lazy-start.test.ts',
   'test/unit/ui-keyboard.test.ts',
   'test/unit/ui-workspaces.test.ts',
   'test/unit/sandbox-select.test.ts',
