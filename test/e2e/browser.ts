@@ -9,6 +9,11 @@ export { CHROMIUM_ARGS };
 
 const resultsDir = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
+/** Where a test keeps a screenshot for people to look at (`test-results/shots/<name>`, not committed). */
+export function shotPath(name: string): string {
+  return `${resultsDir}shots/${name}`;
+}
+
 /**
  * Connect to the run's Chromium (Debian's, launched once by global-setup.ts: playwright-core cannot
  * download one here). Closing the returned browser closes the contexts this file made and

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
 import { afterAll, beforeAll } from 'vitest';
-import { allowConsoleErrors, expect, test } from './browser.ts';
+import { allowConsoleErrors, expect, shotPath, test } from './browser.ts';
 import { openApp, openTab, runToEnd, waitForStatus } from './app.ts';
 import { PICTURE_PNG, startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { freePort } from './servers.ts';
@@ -106,7 +106,7 @@ test('a server added by URL is saved: after a reload it is listed, not connected
   await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('mcp-loopback');
   await openTab(page, 'mcp');
   expect(fixture.requests()).toBe(seen);
-  const sdkLoaded = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/browser-[\w-]+\.js$/.test(e.name)));
+  const sdkLoaded = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/page-connector-[\w-]+\.js$/.test(e.name)));
   expect(sdkLoaded).toBe(false);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -117,7 +117,7 @@ test('a server added by URL is saved: after a reload it is listed, not connected
     ] as const) {
       await page.setViewportSize({ width, height });
       await saved.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `/work/wt/_shots/mcpsave/mcp-saved-${scheme}-${width}.png` });
+      await page.screenshot({ path: shotPath(`mcpsave/mcp-saved-${scheme}-${width}.png`) });
     }
   }
   await page.setViewportSize({ width: 1500, height: 1300 });
@@ -125,6 +125,8 @@ test('a server added by URL is saved: after a reload it is listed, not connected
   await saved.getByTestId('mcp-connect').click();
   await expect.poll(() => server(page, 'lb').getAttribute('data-status'), { timeout: 30_000 }).toBe('connected');
   expect(fixture.requests()).toBeGreaterThan(seen);
+  // The same probe that saw no SDK above sees it now (so a renamed chunk cannot make it pass blind).
+  expect(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/page-connector-[\w-]+\.js$/.test(e.name)))).toBe(true);
   expect(await server(page, 'lb').getByTestId('mcp-tool').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('mcp__lb__add')]));
   const before = fixture.calls();
   await page.getByTestId('btn-run').click();
@@ -176,7 +178,7 @@ test('an MCP image reaches the model as an image block and shows in the tool car
     ] as const) {
       await page.setViewportSize({ width, height });
       await card.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `/work/wt/_shots/persist/mcp-image-${scheme}-${width}.png` });
+      await page.screenshot({ path: shotPath(`persist/mcp-image-${scheme}-${width}.png`) });
     }
   }
 });

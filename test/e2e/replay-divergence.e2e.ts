@@ -6,14 +6,14 @@
  */
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
-import { expect, test } from './browser.ts';
+import { expect, shotPath, test } from './browser.ts';
 import { holdAtQuestions, openApp, openSettings, rows, selectScenario, waitForStatus } from './app.ts';
 import { courseLessons } from '../../src/scenarios/course.ts';
 import { decodeScenarioLinkV1 } from '../../src/scenarios/codec.ts';
 import { openRecordingWithNoKey, recordDemoRun } from './live-helpers.ts';
 import { toolCalls } from './safety-fixtures.ts';
 
-const SHOTS = '/work/wt/_shots/diverge';
+const SHOTS = shotPath('diverge');
 
 
 /** fix-a-bug with a PreToolUse hook that blocks every run of test.sh, applied in Settings, run to the end. */

@@ -6,14 +6,14 @@
  * in A, merges what she wrote and, after the release timeout, puts her task back on the board.
  */
 import type { Page } from 'playwright-core';
-import { expect, test, watchConsole, expectNoConsoleErrors, unexpectedConsoleErrors } from './browser.ts';
+import { expect, shotPath, test, watchConsole, expectNoConsoleErrors, unexpectedConsoleErrors } from './browser.ts';
 import { seriousViolations } from './axe.ts';
 import { openApp, openTab, selectScenario, waitForStatus } from './app.ts';
 
 const lane = (page: Page, name: string) => page.getByTestId('team-view').locator(`[data-testid="team-lane"][data-name="${name}"]`);
 const card = (page: Page, id: string) => page.getByTestId('task-board').locator(`[data-testid="task-card"][data-task="${id}"]`);
 // Screenshots for a person to look at (as teams.e2e.ts does); nothing compares them.
-const SHOTS = '/tmp';
+const SHOTS = shotPath('team-tabs');
 
 test('a teammate joins from a second tab, works there, and its tab closing is seen in the lead’s tab', async ({ page, context }) => {
   await openApp(page);

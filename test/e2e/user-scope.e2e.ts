@@ -4,7 +4,7 @@
  * tool); what can act in it waits for trust; Clear removes it for good.
  */
 import type { Page } from 'playwright-core';
-import { expect, test } from './browser.ts';
+import { expect, shotPath, test } from './browser.ts';
 import { openApp, openTab, rowTypes, selectScenario, waitForStatus } from './app.ts';
 import { seriousViolations } from './axe.ts';
 
@@ -29,7 +29,7 @@ async function shots(page: Page): Promise<void> {
     ] as const) {
       await page.setViewportSize({ width: w, height: h });
       await box(page).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `/work/wt/_shots/persist/user-scope-${scheme}-${w}.png` });
+      await page.screenshot({ path: shotPath(`persist/user-scope-${scheme}-${w}.png`) });
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });

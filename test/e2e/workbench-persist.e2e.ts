@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
-import { expect, test } from './browser.ts';
+import { expect, shotPath, test } from './browser.ts';
 import { fileEntry, fileViewerText, openApp, openTab, rowTypes, selectScenario, stepOnce, typeAtTopOfFile, waitForStatus } from './app.ts';
 import { linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 import { seriousViolations } from './axe.ts';
@@ -31,7 +31,7 @@ const shot = async (page: Page, name: string) => {
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `/work/wt/_shots/persist/${name}-${w}.png` });
+    await page.screenshot({ path: shotPath(`persist/${name}-${w}.png`) });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 };

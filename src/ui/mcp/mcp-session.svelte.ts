@@ -1,6 +1,6 @@
 /**
  * The page's MCP servers, for the MCP panel and the runs: one `McpRegistry` (harness) with the
- * browser connector (`src/mcp/browser.ts`, loaded on first use so the SDK stays out of the first
+ * browser connector (`src/mcp/page-connector.ts`, loaded on first use so the SDK stays out of the first
  * load), the servers the user added (by URL, or in-page source), and the project servers the user
  * approved. A remote URL is allowed through the page's connect-src lock by the user adding it
  * (`allowConnectOrigin`), never by a scenario.
@@ -59,7 +59,7 @@ export class McpSession {
   }
 
   registry(): Promise<mcp.McpRegistry> {
-    this.#registry ??= import('../../mcp/browser.ts').then(({ createBrowserMcpConnector }) => {
+    this.#registry ??= import('../../mcp/page-connector.ts').then(({ createBrowserMcpConnector }) => {
       const r = new mcp.McpRegistry(createBrowserMcpConnector(), () => realClock.now());
       r.subscribe(() => (this.servers = r.list()));
       return r;
