@@ -27,23 +27,32 @@ export async function answerTrustIfAsked(page: Page): Promise<void> {
   if (await dialog.isVisible()) await page.getByTestId('btn-trust').click();
 }
 
-/**
- * Opens the app, records a live run of the fake server's demo conversation (its bash call allowed
- * once), saves the recording and returns its share link.
- */
-export async function recordDemoRun(page: Page): Promise<string> {
-  const server = fakeServer();
-  await openApp(page);
+/** Settings → the Anthropic model at the fake server, with the key it accepts. */
+export async function goLive(page: Page): Promise<void> {
   await setMode(page, 'anthropic');
-  await page.getByTestId('base-url').fill(server);
+  await page.getByTestId('base-url').fill(fakeServer());
   await page.getByTestId('api-key').fill(E2E_API_KEY);
-  await openTab(page, 'stepper');
-  await page.getByTestId('record-toggle').check();
+}
+
+/** Sends the fake server's demo prompt, allows its bash call once and waits for the run to end. */
+export async function runDemoConversation(page: Page): Promise<void> {
   await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
   await page.getByTestId('btn-send').click();
   await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
   await page.getByTestId('btn-allow-once').click();
   await waitForStatus(page, 'done');
+}
+
+/**
+ * Opens the app, records a live run of the fake server's demo conversation (its bash call allowed
+ * once), saves the recording and returns its share link.
+ */
+export async function recordDemoRun(page: Page): Promise<string> {
+  await openApp(page);
+  await goLive(page);
+  await openTab(page, 'stepper');
+  await page.getByTestId('record-toggle').check();
+  await runDemoConversation(page);
 
   await openTab(page, 'stepper');
   await page.getByTestId('btn-save-recording').click();

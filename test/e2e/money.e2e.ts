@@ -1,7 +1,6 @@
 import { expect, test } from './browser.ts';
-import { openApp, openSettings, openTab, rows, rowTypes, runToEnd, waitForStatus } from './app.ts';
-import { E2E_API_KEY } from './constants.ts';
-import { fakeServer } from './live-helpers.ts';
+import { openApp, openTab, rows, rowTypes, runToEnd, waitForStatus } from './app.ts';
+import { goLive, runDemoConversation } from './live-helpers.ts';
 
 test('a run stopped by its budget: the end card says max_budget and what it cost; the Cost view prices every request', async ({ page }) => {
   await runToEnd(page, 'budget-stop');
@@ -29,16 +28,9 @@ test('a subagent’s cost has its own line under its parent; a model that is not
 
 test('a live run whose compaction calls the model: the summary call is its own compact_summary line in the Cost view, with its tokens and dollars', async ({ page }) => {
   await openApp(page);
-  await openSettings(page);
-  await page.getByTestId('model-mode').selectOption('anthropic');
-  await page.getByTestId('base-url').fill(fakeServer());
-  await page.getByTestId('api-key').fill(E2E_API_KEY);
+  await goLive(page);
   // The fake server's demo conversation (a bash call, allowed once), then /compact: the summary is a model call.
-  await page.getByTestId('prompt-input').fill('Say hello and leave a greeting file.');
-  await page.getByTestId('btn-send').click();
-  await page.getByTestId('permission-dialog').waitFor({ timeout: 30_000 });
-  await page.getByTestId('btn-allow-once').click();
-  await waitForStatus(page, 'done');
+  await runDemoConversation(page);
   await page.getByTestId('prompt-input').fill('/compact');
   await page.getByTestId('prompt-input').press('Enter');
   await expect.poll(async () => (await rowTypes(page)).includes('slash.command'), { timeout: 45_000 }).toBe(true);

@@ -46,8 +46,8 @@ describe('the unit run', () => {
 
   it('keeps isolated every file that changes globals the next file would see', () => {
     // A global IndexedDB (and its databases), stubbed globals, DOM classes put on globalThis (through
-    // the `const g = globalThis as …` alias every such file uses).
-    const patching = /fake-indexeddb\/auto|vi\.stubGlobal|\bg\.[A-Za-z]+ \?\?=|\bg\.[A-Za-z]+ = |defineProperty\(globalThis/;
+    // the `const g = globalThis as …` alias every such file uses), and the helpers that stub them.
+    const patching = /fake-indexeddb\/auto|vi\.stubGlobal|stubLocalStorage\(|\bg\.[A-Za-z]+ \?\?=|\bg\.[A-Za-z]+ = |defineProperty\(globalThis/;
     const files = ['test/unit', 'test/security', 'test/faults'].flatMap(testFiles).filter((f) => f.endsWith('.test.ts'));
     const patchers = files.filter((f) => patching.test(readFileSync(f, 'utf8')));
     expect(patchers.length).toBeGreaterThan(5);

@@ -3,7 +3,7 @@
  * fetches it at idle time. A Step clicked before it has arrived is not dropped: the header shows
  * "Loading the harness…" (the run's phase) while it loads, and the Step then pulls its event.
  */
-import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/clock.ts';
 import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
@@ -12,15 +12,9 @@ import { InMemoryProgressStore } from '../../src/storage/memory/progress-store.t
 import { MemoryUserScopeStore } from '../../src/storage/memory/user-scope-store.ts';
 import { createPageState } from '../../src/ui/state/page-state.svelte.ts';
 import { startRunModule } from '../../src/ui/state/lazy-start.ts';
+import { stubLocalStorage } from '../helpers/local-storage.ts';
 
-beforeAll(() => {
-  const items = new Map<string, string>();
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-    removeItem: (k: string) => void items.delete(k),
-  });
-});
+beforeAll(stubLocalStorage);
 
 describe('the harness loads on demand', () => {
   test('a Step clicked while it loads shows "Loading the harness…", then pulls the first event', async () => {

@@ -5,7 +5,7 @@
  * value the controller shows equals a freshly built page's, so a per-run field kept anywhere else
  * (and forgotten by reset) fails here.
  */
-import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { FakeClock, SequentialIds } from '../../src/harness/clock.ts';
 import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
@@ -15,16 +15,10 @@ import { MemoryUserScopeStore } from '../../src/storage/memory/user-scope-store.
 import { createPageState, type PageState } from '../../src/ui/state/page-state.svelte.ts';
 import { RunController } from '../../src/ui/state/run-controller.svelte.ts';
 import { RunState } from '../../src/ui/state/run-state.svelte.ts';
+import { stubLocalStorage } from '../helpers/local-storage.ts';
 
 // The page's settings read this browser's saved preferences: an empty storage here.
-beforeAll(() => {
-  const items = new Map<string, string>();
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-    removeItem: (k: string) => void items.delete(k),
-  });
-});
+beforeAll(stubLocalStorage);
 
 function page(): { page: PageState; store: MemorySessionStore } {
   const store = new MemorySessionStore({ clock: new FakeClock(1000), ids: new SequentialIds() });
