@@ -59,7 +59,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     rmSync(snapshot, { recursive: true, force: true });
   };
   try {
-    const preview = await startVitePreview(repoRoot, snapshot);
+    const preview = await startVitePreview(repoRoot, snapshot, { compress: false });
     started.push(preview);
 
     // One Chromium for the whole run: each file connects to it and each test gets a fresh context

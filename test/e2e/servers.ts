@@ -86,14 +86,16 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, 
 
 /**
  * `vite preview` of a built app directory (`outDir`, default dist/) on 127.0.0.1, resolved once
- * it answers HTTP. It runs with the project's vite.config.ts, so the preview headers apply.
+ * it answers HTTP. It runs with the project's vite.config.ts, so the preview headers apply;
+ * `compress: false` (the e2e tests) sends responses uncompressed (see vite.preview.config.ts).
  */
-export async function startVitePreview(repoRoot: string, outDir = 'dist'): Promise<ServerProcess> {
+export async function startVitePreview(repoRoot: string, outDir = 'dist', options: { compress?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const viteBin = `${repoRoot}/node_modules/vite/bin/vite.js`;
+  const config = options.compress === false ? ['--config', 'test/e2e/vite.preview.config.ts'] : [];
   const { child, output } = startDetached(
     process.execPath,
-    [viteBin, 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', outDir],
+    [viteBin, 'preview', ...config, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', outDir],
     repoRoot,
   );
   const url = `http://127.0.0.1:${port}`;

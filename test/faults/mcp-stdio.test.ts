@@ -112,7 +112,7 @@ describe('headless: stdio MCP servers', { timeout: 120_000 }, () => {
     model.setTurns(whoamiTurns('mine'));
     const mark = join(mkdtempSync(join(tmpdir(), 'hp-mark-')), 'started');
     const config = JSON.stringify({ mcpServers: { mine: entry(mark) } });
-    const r = await run(['-p', 'Who is the server?', '--mcp-config', config]);
+    const r = await run(['--dir', folder({}), '-p', 'Who is the server?', '--mcp-config', config]);
     expect(r.code).toBe(0);
     expect(ofType(r.events, 'mcp.connect').map((e) => [e.server, e.transport])).toEqual([['mine', 'stdio']]);
     const me = JSON.parse(String(ofType(r.events, 'tool.result')[0]!.content)) as Whoami;
@@ -124,7 +124,7 @@ describe('headless: stdio MCP servers', { timeout: 120_000 }, () => {
     model.setTurns([{ content: [{ type: 'text', text: 'Still here.' }] }]);
     const mark = join(mkdtempSync(join(tmpdir(), 'hp-mark-')), 'started');
     const config = JSON.stringify({ mcpServers: { ghost: { command: '/nonexistent/hp-no-such-server' }, dying: { command: process.execPath, args: [SERVER, '--fail-at-start'] }, fine: entry(mark) } });
-    const r = await run(['-p', 'Anything.', '--mcp-config', config]);
+    const r = await run(['--dir', folder({}), '-p', 'Anything.', '--mcp-config', config]);
     expect(r.code).toBe(0);
     const errors = ofType(r.events, 'mcp.error');
     expect(errors.map((e) => e.server).sort()).toEqual(['dying', 'ghost']);
@@ -144,7 +144,7 @@ describe('Stop (Ctrl-C) with a stdio call pending', { timeout: 120_000 }, () => 
     model.setTurns([{ content: [{ type: 'tool_use', name: 'mcp__mine__hang', input: {} }] }, { content: [{ type: 'text', text: 'never asked' }] }]);
     const mark = join(mkdtempSync(join(tmpdir(), 'hp-mark-')), 'started');
     const config = JSON.stringify({ mcpServers: { mine: entry(mark) } });
-    const run = startCli(['-p', 'Hang.', '--mcp-config', config, '--output-format', 'trace'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url });
+    const run = startCli(['--dir', folder({}), '-p', 'Hang.', '--mcp-config', config, '--output-format', 'trace'], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url });
     await run.waitForStdout(/"type":"tool\.started"/);
     const pid = Number(readFileSync(mark, 'utf8'));
     expect(alive(pid)).toBe(true);
