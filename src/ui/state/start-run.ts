@@ -20,6 +20,7 @@ import { TabChannel, tabsAvailable } from '../team/tab-link.ts';
 import { learnReadsOf } from './restore-reads.ts';
 import { memoryContext } from './run-memory.ts';
 import { judgedWithPageParser, pageShellParser } from './page-shell-parser.ts';
+import { seededAtBoot } from './run-sandbox.ts';
 import { SCRIPTED_CHUNK_DELAY_MS, runNeedsOf, type RunStarter } from './run-starter.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
 
@@ -82,6 +83,8 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
     // After a reload the script resumes at the first turn not yet played.
     scenario: follow?.kind === 'resume' ? { ...ctl.scenario, model: { kind: 'scripted', turns: follow.turns } } : ctl.scenario,
     sandbox,
+    // A built-in scenario's files went in while the sandbox booted (run-sandbox.ts): not again in the first Step.
+    ...(seededAtBoot(sandbox, ctl.scenario.files) ? { seeded: true } : {}),
     model,
     ...(live ? { modelId: settings.modelId.trim(), countTokens: true, deferTools: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
     ...(follow?.kind === 'resume' ? { scriptedToolIdStart: follow.toolIdStart } : {}),
