@@ -23,6 +23,7 @@ export const ISOLATED = [
   // Globals the code reads to tell a browser from Node (localStorage, HTMLElement, crossOriginIsolated).
   'test/unit/ui-page-state.test.ts',
   'test/unit/ui-lazy-start.test.ts',
+  'test/unit/ui-boot-seed.test.ts',
   'test/unit/ui-keyboard.test.ts',
   'test/unit/ui-workspaces.test.ts',
   'test/unit/sandbox-select.test.ts',

@@ -19,7 +19,7 @@ import { createCliSandbox } from './cli-sandbox.ts';
 import { UsageError } from './usage-error.ts';
 import { mergeContextSettings } from './context-flags.ts';
 import { SessionFileWriter } from './session-files.ts';
-import { shellParserOnDemand } from './shell-parser-on-demand.ts';
+import { shellParserOnDemand } from '../run/shell-parser-on-demand.ts';
 import { DEFAULT_LIVE_MODEL, engine, library, runOptions } from './engine.ts';
 import type { Conversation, RunPlan } from './plans.ts';
 

@@ -31,6 +31,12 @@ export type PrepareOptions = {
    * SessionStart already fired with source `clear`, so it does not fire `startup` now.
    */
   afterClear?: boolean;
+  /**
+   * The sandbox already holds `scenario.files` exactly as `seedFiles` writes them, and nothing was
+   * written since (the page seeds a fresh sandbox while it boots, so the first Step does not): a
+   * new conversation does not write them again.
+   */
+  seeded?: boolean;
   /** Earlier messages of this conversation, for a follow-up prompt; files are seeded only when empty. */
   history?: Message[];
   clock?: Clock;

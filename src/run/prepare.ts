@@ -63,7 +63,7 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const clock = opts.clock ?? realClock;
   const history = opts.history ?? [];
   if (history.length === 0 && !opts.afterClear) {
-    await seedFiles(sandbox, scenario.files);
+    if (!opts.seeded) await seedFiles(sandbox, scenario.files);
     if (scenario.settings.git?.init) await seedGitRepo(sandbox, scenario.settings.git.message);
   }
 

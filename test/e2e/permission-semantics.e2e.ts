@@ -4,7 +4,8 @@
  * retry wait that counts down.
  */
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
-import { fileEntry, openSettings, selectScenario, showFiles, waitForStatus } from './app.ts';
+import { fileEntry, openSettings, rowTypes, selectScenario, showFiles, stepOnce, waitForStatus } from './app.ts';
+import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
 import { linkPath, openAt } from './safety-fixtures.ts';
 
@@ -75,9 +76,7 @@ test('a retry wait counts down in seconds, then retries', async ({ page }) => {
   expect(await countdown.textContent()).toMatch(/Retried after 8\.0 s/);
 });
 
-// Issue 21 §6: the page judges a Bash command on just-bash's parse tree, as the CLI does. Our lexer
-// does not look inside ${…} and would allow this `echo`; the shell runs the `rm` in its default.
-test('a command hidden in a ${x:-…} default is denied by a deny rule on rm, as in the CLI, and the file stays', async ({ page }) => {
+function hiddenRm(): Scenario {
   const r = parseScenario({
     id: 'hidden-rm',
     title: 'hidden rm',
@@ -88,11 +87,40 @@ test('a command hidden in a ${x:-…} default is denied by a deny rule on rm, as
     settings: { maxTurns: 5, permissions: { deny: ['Bash(rm *)'] } },
   });
   if (!r.ok) throw new Error(r.errors.join('; '));
-  await openAt(page, linkPath(r.scenario));
+  return r.scenario;
+}
+
+// Issue 21 §6: the page judges a Bash command on just-bash's parse tree, as the CLI does. Our lexer
+// does not look inside ${…} and would allow this `echo`; the shell runs the `rm` in its default.
+test('a command hidden in a ${x:-…} default is denied by a deny rule on rm, as in the CLI, and the file stays', async ({ page }) => {
+  await openAt(page, linkPath(hiddenRm()));
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
   const call = page.getByTestId('conversation').getByTestId('tool-call').first();
   expect(await call.getByTestId('tool-result').textContent()).toMatch(/denied/i);
+  expect(await call.getByTestId('tool-result').textContent()).toContain('Bash(rm *)');
+  await showFiles(page);
+  await fileEntry(page, '/home/project/keep.txt').waitFor();
+});
+
+/** Whether the page has requested the shell parser's chunk (just-bash's browser bundle comes with it). */
+function parserRequested(page: Page): Promise<boolean> {
+  return page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/shell-parser-[^/]*\.js$/.test(e.name)));
+}
+
+// Issue 23 §4: just-bash's parser (~1.3 MB on the page's thread) is not loaded at idle nor in the
+// first Step; the run's first model request starts it, and the call after it is still judged on it.
+test('the parser loads at the first model request, not before, and the hidden rm is still denied', async ({ page }) => {
+  await openAt(page, linkPath(hiddenRm()));
+  for (;;) {
+    expect(await parserRequested(page), 'no Step before the first model request loads the parser').toBe(false);
+    await stepOnce(page);
+    if ((await rowTypes(page)).includes('model.request')) break;
+  }
+  await expect.poll(() => parserRequested(page)).toBe(true);
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  const call = page.getByTestId('conversation').getByTestId('tool-call').first();
   expect(await call.getByTestId('tool-result').textContent()).toContain('Bash(rm *)');
   await showFiles(page);
   await fileEntry(page, '/home/project/keep.txt').waitFor();

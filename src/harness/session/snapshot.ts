@@ -24,32 +24,61 @@ const DEFAULT_SKIP = ['node_modules', '.git'];
 
 const join = (root: string, rel: string) => (rel === '' ? root : `${root.replace(/\/$/, '')}/${rel}`);
 
-/** Every file (content) and directory under `root`, paths relative to it. */
+/** How many reads a snapshot keeps in flight at once (each is a round trip to a worker sandbox). */
+const READS_IN_FLIGHT = 8;
+
+/**
+ * Every file (content) and directory under `root`, paths relative to it, in the order of a
+ * depth-first walk. The reads overlap (up to {@link READS_IN_FLIGHT}): with the sandbox in a
+ * worker each is a round trip, and one after another they were most of what the first Step of a
+ * recorded session waited for.
+ */
 export async function snapshotSandbox(fs: SandboxFs, root: string, opts: SnapshotOptions = {}): Promise<SandboxSnapshot> {
   const maxFile = opts.maxFileBytes ?? DEFAULT_MAX_FILE;
   const skip = new Set(opts.skipDirs ?? DEFAULT_SKIP);
   const snap: SandboxSnapshot = { files: {}, dirs: [], skipped: [] };
   if ((await fs.stat(root))?.kind !== 'dir') return snap;
-  const walk = async (rel: string): Promise<void> => {
-    for (const entry of await fs.list(join(root, rel))) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.kind === 'dir') {
-        if (skip.has(entry.name)) continue;
-        snap.dirs.push(path);
-        await walk(path);
-        continue;
-      }
-      const st = await fs.stat(join(root, path));
-      if (st && st.size > maxFile) {
-        snap.skipped.push({ path, size: st.size });
-        continue;
-      }
-      snap.files[path] = await fs.readFile(join(root, path));
-    }
+  const limit = inFlight(READS_IN_FLIGHT);
+  // Each entry says what it adds; they are applied in walk order once all are read.
+  type Part = (s: SandboxSnapshot) => void;
+  const walk = async (rel: string): Promise<Part[]> => {
+    const entries = await limit(() => fs.list(join(root, rel)));
+    const parts = await Promise.all(
+      entries.map(async (entry): Promise<Part[]> => {
+        const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        if (entry.kind === 'dir') {
+          if (skip.has(entry.name)) return [];
+          return [(s) => void s.dirs.push(path), ...(await walk(path))];
+        }
+        const st = await limit(() => fs.stat(join(root, path)));
+        if (st && st.size > maxFile) return [(s) => void s.skipped.push({ path, size: st.size })];
+        const content = await limit(() => fs.readFile(join(root, path)));
+        return [(s) => void (s.files[path] = content)];
+      }),
+    );
+    return parts.flat();
   };
-  await walk('');
+  for (const apply of await walk('')) apply(snap);
   snap.dirs.sort();
   return snap;
+}
+
+/** Runs the tasks given to it with at most `n` of them pending at a time. */
+function inFlight(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    // A finished task hands its place straight to the next waiting one.
+    if (running >= n) await new Promise<void>((go) => waiting.push(go));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
 }
 
 /**

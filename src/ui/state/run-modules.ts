@@ -1,10 +1,12 @@
 /**
  * The run's modules that load on demand (the first screen does not carry them): the frame JS hook
- * runner, the page tool runner and the shell parser of the permission check. A run only awaits the ones its scenario uses, and the page
- * starts loading those at idle time after the first paint, so the first Step does not wait for
- * chunks to download and parse.
+ * runner, the page tool runner and the shell parser of the permission check. A run only awaits
+ * the runners its scenario uses, and the page starts loading those at idle time after the first
+ * paint, so the first Step does not wait for chunks to download and parse. The parser (just-bash's
+ * browser bundle, ~1.3 MB on the page's thread) is never prefetched: it loads while the run's
+ * first model request is out, and the run waits for it only before judging a tool call
+ * (`page-shell-parser.ts`).
  */
-
 type FrameRunnerModule = typeof import('../../hooks-runtime/frame-runner.ts');
 type PageToolModule = typeof import('../tools/page-tool-runner.ts');
 type ShellParserModule = typeof import('../../sandbox/justbash/shell-parser.ts');
@@ -25,7 +27,7 @@ export function pageToolModule(): Promise<PageToolModule> {
 /**
  * just-bash's own parser for the permission check (`ShellParser`), as the CLI binds it: the page's
  * build exports it from just-bash's browser bundle (`sandbox/justbash/parser-export.ts`). Loaded
- * once per page, with the sandbox's code, never on the first screen.
+ * once per page, never on the first screen.
  */
 export function shellParserModule(): Promise<ShellParserModule> {
   return (shellParser ??= import('../../sandbox/justbash/shell-parser.ts'));
@@ -61,12 +63,12 @@ export function needsToolRunner(n: RunNeeds): boolean {
 }
 
 /**
- * Start loading what a run of this scenario will need, when the browser is idle (after the first
- * paint), so the first Step finds it ready. Loading is idempotent: the run awaits the same promises.
+ * Start loading what a run of this scenario will need before its first event, when the browser is
+ * idle (after the first paint), so the first Step finds it ready. Loading is idempotent: the run
+ * awaits the same promises. Not the shell parser: no Step before the first model request needs it.
  */
 export function prefetchRunModules(n: RunNeeds): void {
   const go = () => {
-    void shellParserModule();
     if (needsJsHooks(n)) void frameRunnerModule();
     if (needsToolRunner(n)) void pageToolModule();
   };

@@ -10,6 +10,41 @@ import type { RunState } from './run-state.svelte.ts';
 import { errorText, type SandboxInfo } from './run-types.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 
+/** Sandboxes seeded while booting, with the files (as JSON) and whether anything was written since. */
+const bootSeeds = new WeakMap<Sandbox, { files: string; touched: boolean }>();
+
+/**
+ * Whether `sandbox` holds exactly `files` as the boot seeded them, nothing written since: a new
+ * conversation's run then skips seeding (`PrepareOptions.seeded`), and its first Step writes nothing.
+ */
+export function seededAtBoot(sandbox: Sandbox, files: Readonly<Record<string, string>>): boolean {
+  const seed = bootSeeds.get(sandbox);
+  return seed !== undefined && !seed.touched && seed.files === JSON.stringify(files);
+}
+
+/**
+ * A built-in scenario's files go into its fresh sandbox while it boots (off the first Step's
+ * path): the same `seedFiles` the run would call, then a watch that notes any later write. Not a
+ * scenario from outside (nothing of it lands before the trust question), nor one with files for the
+ * user's home (`~/.claude/`), which a restored session must not find: their runs seed as before.
+ */
+async function seedWhileBooting(sandbox: Sandbox, scenario: Scenario): Promise<void> {
+  if (Object.keys(scenario.files).some((p) => p.startsWith('~/'))) return;
+  const { seedFiles } = await import('../../run/seed-files.ts');
+  try {
+    await seedFiles(sandbox, scenario.files);
+  } catch {
+    // Not recorded as seeded: the run seeds, and reports a failure where it always did.
+    return;
+  }
+  const seed = { files: JSON.stringify(scenario.files), touched: false };
+  bootSeeds.set(sandbox, seed);
+  const unwatch = sandbox.fs.watch(() => {
+    seed.touched = true;
+    unwatch();
+  });
+}
+
 /** Boots the sandbox `scenario` asks for; `fromApp()` false (a link or file) keeps it on just-bash. */
 export async function bootScenarioSandbox(scenario: Scenario, fromApp: () => boolean): Promise<{ sandbox: Sandbox; info: SandboxInfo }> {
   const { chooseSandbox } = await import('../../sandbox/select.ts');
@@ -19,6 +54,7 @@ export async function bootScenarioSandbox(scenario: Scenario, fromApp: () => boo
   const fromOutside = !fromApp() && scenario.settings.sandbox !== 'just-bash';
   const chosen = await chooseSandbox(fromOutside ? 'just-bash' : scenario.settings.sandbox, {});
   if (fromOutside) chosen.reason = `this scenario came from outside the app and asks for ${scenario.settings.sandbox}; it runs on just-bash, which loads nothing from the network`;
+  if (fromApp()) await seedWhileBooting(chosen.sandbox, scenario);
   return { sandbox: chosen.sandbox, info: { kind: chosen.live, reason: chosen.reason } };
 }
 

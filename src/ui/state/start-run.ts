@@ -19,7 +19,8 @@ import { mcpSession } from '../mcp/mcp-session.svelte.ts';
 import { TabChannel, tabsAvailable } from '../team/tab-link.ts';
 import { learnReadsOf } from './restore-reads.ts';
 import { memoryContext } from './run-memory.ts';
-import { shellParserModule } from './run-modules.ts';
+import { judgedWithPageParser, pageShellParser } from './page-shell-parser.ts';
+import { seededAtBoot } from './run-sandbox.ts';
 import { SCRIPTED_CHUNK_DELAY_MS, runNeedsOf, type RunStarter } from './run-starter.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
 
@@ -75,12 +76,15 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
     run.seenToRestore = null;
   }
   const session = ctl.session;
-  // Bash commands are judged on the parse tree of the shell that runs them, as in the CLI.
-  const shellParser = sandbox.kind === 'just-bash' ? (await shellParserModule()).justBashShellParser : undefined;
+  // Bash commands are judged on the parse tree of the shell that runs them, as in the CLI; the
+  // parser loads at the run's first model request and is awaited before any call is judged.
+  const shellParser = sandbox.kind === 'just-bash' ? pageShellParser() : undefined;
   const prepared = await prepareRun({
     // After a reload the script resumes at the first turn not yet played.
     scenario: follow?.kind === 'resume' ? { ...ctl.scenario, model: { kind: 'scripted', turns: follow.turns } } : ctl.scenario,
     sandbox,
+    // A built-in scenario's files went in while the sandbox booted (run-sandbox.ts): not again in the first Step.
+    ...(seededAtBoot(sandbox, ctl.scenario.files) ? { seeded: true } : {}),
     model,
     ...(live ? { modelId: settings.modelId.trim(), countTokens: true, deferTools: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
     ...(follow?.kind === 'resume' ? { scriptedToolIdStart: follow.toolIdStart } : {}),
@@ -138,7 +142,8 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
   // A team: other tabs of this origin can join its in_tab teammates; the run's end ends the team.
   run.teamTabs?.close();
   run.teamTabs = prepared.team && tabsAvailable() ? new TabChannel(prepared.team) : null;
-  const loop = runPrepared(prepared, input);
+  const ran = runPrepared(prepared, input);
+  const loop = shellParser ? judgedWithPageParser(ran) : ran;
   const info = { sandbox, newConversation: !opts.history?.length, prompt: opts.prompt ?? ctl.scenario.prompt, workbench: () => ctl.workbench() };
   run.gen = session ? session.wrapRun(loop, info) : loop;
   return true;
