@@ -9,6 +9,9 @@ import { justBashParserExport } from './src/sandbox/justbash/parser-export.ts';
 // cross-origin isolation for WebContainer, the CSP and the hardening headers.
 const isolationHeaders = securityHeaders(frameScriptHash());
 
+/** Source folders whose modules have no load-time side effects (see `build.rolldownOptions`). */
+const PURE_LAYERS = /\/src\/(harness|scenarios|storage|model|run|mcp)\/[^?]*\.ts$/;
+
 export default defineConfig({
   plugins: [
     svelte(),
@@ -24,6 +27,16 @@ export default defineConfig({
   // would move the JS into .vite/deps without the .wasm, so `node` in `vite dev` needs it excluded.
   optimizeDeps: { exclude: ['@jitl/quickjs-wasmfile-release-sync'] },
   preview: { headers: isolationHeaders },
-  build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 4000,
+    // Our pure-TypeScript layers run nothing at load time but building schemas and tables, which the
+    // bundler must otherwise keep (a `z.object()` call might have effects): declared side-effect
+    // free, a module the page does not use is left out even when a barrel (`harness/index.ts`,
+    // `<folder>/index.ts`) re-exports it, so the first screen does not carry the loop, agents, MCP.
+    // A module imported only for its effects must not live in these folders (the just-bash
+    // globals live in `sandbox/`, which is not listed).
+    rolldownOptions: { treeshake: { moduleSideEffects: (id: string) => !PURE_LAYERS.test(id) } },
+  },
   worker: { format: 'es' },
 });
