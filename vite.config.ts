@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { frameScriptHash } from './src/security/frame-hash-node.ts';
 import { metaContentSecurityPolicy, securityHeaders, withCspMeta } from './src/security/headers.ts';
 import { justBashParserExport } from './src/sandbox/justbash/parser-export.ts';
+import { prebuiltBuiltins } from './src/scenarios/library/prebuilt.ts';
 
 // One definition (src/security/headers.ts) for dev, preview and public/_headers (static hosts):
 // cross-origin isolation for WebContainer, the CSP and the hardening headers.
@@ -19,6 +20,8 @@ export default defineConfig({
     { name: 'csp-meta', apply: 'build', transformIndexHtml: (html: string) => withCspMeta(html, metaContentSecurityPolicy(frameScriptHash())) },
     // The page judges Bash commands with just-bash's own parser, as the CLI does: its browser bundle gets the `parse` export it lacks.
     justBashParserExport(),
+    // The built-in scenarios, migrated (the default one also made runnable) at build time: no zod parse on load.
+    prebuiltBuiltins(),
   ],
   // just-bash's browser build imports node:zlib for gzip/gunzip/zcat/rg; a small fflate shim stands in.
   resolve: { alias: { 'node:zlib': fileURLToPath(new URL('./src/sandbox/justbash/zlib-shim.ts', import.meta.url)) } },
