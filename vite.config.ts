@@ -4,10 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { frameScriptHash } from './src/security/frame-hash-node.ts';
 import { metaContentSecurityPolicy, securityHeaders, withCspMeta } from './src/security/headers.ts';
 import { justBashParserExport } from './src/sandbox/justbash/parser-export.ts';
+import { prebuiltBuiltins } from './src/scenarios/library/prebuilt.ts';
 
 // One definition (src/security/headers.ts) for dev, preview and public/_headers (static hosts):
 // cross-origin isolation for WebContainer, the CSP and the hardening headers.
 const isolationHeaders = securityHeaders(frameScriptHash());
+
+/** Source folders whose modules have no load-time side effects (see `build.rolldownOptions`). */
+const PURE_LAYERS = /\/src\/(harness|scenarios|storage|model|run|mcp)\/[^?]*\.ts$/;
 
 export default defineConfig({
   plugins: [
@@ -16,6 +20,8 @@ export default defineConfig({
     { name: 'csp-meta', apply: 'build', transformIndexHtml: (html: string) => withCspMeta(html, metaContentSecurityPolicy(frameScriptHash())) },
     // The page judges Bash commands with just-bash's own parser, as the CLI does: its browser bundle gets the `parse` export it lacks.
     justBashParserExport(),
+    // The built-in scenarios, migrated (the default one also made runnable) at build time: no zod parse on load.
+    prebuiltBuiltins(),
   ],
   // just-bash's browser build imports node:zlib for gzip/gunzip/zcat/rg; a small fflate shim stands in.
   resolve: { alias: { 'node:zlib': fileURLToPath(new URL('./src/sandbox/justbash/zlib-shim.ts', import.meta.url)) } },
@@ -24,6 +30,16 @@ export default defineConfig({
   // would move the JS into .vite/deps without the .wasm, so `node` in `vite dev` needs it excluded.
   optimizeDeps: { exclude: ['@jitl/quickjs-wasmfile-release-sync'] },
   preview: { headers: isolationHeaders },
-  build: { target: 'es2022', chunkSizeWarningLimit: 4000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 4000,
+    // Our pure-TypeScript layers run nothing at load time but building schemas and tables, which the
+    // bundler must otherwise keep (a `z.object()` call might have effects): declared side-effect
+    // free, a module the page does not use is left out even when a barrel (`harness/index.ts`,
+    // `<folder>/index.ts`) re-exports it, so the first screen does not carry the loop, agents, MCP.
+    // A module imported only for its effects must not live in these folders (the just-bash
+    // globals live in `sandbox/`, which is not listed).
+    rolldownOptions: { treeshake: { moduleSideEffects: (id: string) => !PURE_LAYERS.test(id) } },
+  },
   worker: { format: 'es' },
 });

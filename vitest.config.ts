@@ -2,6 +2,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { prebuiltBuiltins } from './src/scenarios/library/prebuilt.ts';
 
 /** Every unit, security and fault test file. */
 export const ALL = ['test/unit/**/*.test.ts', 'test/security/**/*.test.ts', 'test/faults/**/*.test.ts'];
@@ -33,7 +34,8 @@ export const ISOLATED = [
 
 export default defineConfig({
   // Rune-backed state classes (`*.svelte.ts`) are compiled as in the app, so tests can load them.
-  plugins: [svelte()],
+  // `virtual:first-builtin` and `virtual:builtin-library` (the page's built-ins) computed at load time, as in `vite dev`.
+  plugins: [svelte(), prebuiltBuiltins()],
   test: {
     environment: 'node',
     // Headless folder runs save their sessions (`--resume`): under a tmp root, never the user's home.

@@ -58,18 +58,31 @@ export const skillPath = (name: string) => `.claude/skills/${name}/SKILL.md`;
  * questions, breakpoints) are not part of a run and are left out.
  */
 export function toRunnableScenario(s: ScenarioV1, promptIndex = 0): Scenario {
+  const r = parseScenario(runnableShape(s, promptIndex));
+  if (!r.ok) throw new Error(`A valid v1 scenario did not convert to v0: ${r.errors.join('; ')}`);
+  return r.scenario;
+}
+
+/**
+ * `toRunnableScenario` without its validation, as a deep copy: for a document the build already
+ * validated (a built-in, `library/prebuilt.ts`), where the v0 parse changes nothing (a unit test
+ * checks every built-in) but is the page's costliest zod work on load.
+ */
+export function toRunnableScenarioValidated(s: ScenarioV1, promptIndex = 0): Scenario {
+  return structuredClone(runnableShape(s, promptIndex)) as Scenario;
+}
+
+function runnableShape(s: ScenarioV1, promptIndex: number) {
   const prompt = s.prompts[promptIndex];
   if (prompt === undefined) throw new RangeError(`The scenario has ${s.prompts.length} prompt(s); there is no prompt ${promptIndex + 1}.`);
   const skills = Object.fromEntries(Object.entries(s.skills).map(([name, text]) => [skillPath(name), text]));
   const model = s.model.kind === 'recorded' ? { kind: 'scripted' as const, turns: s.model.turns } : s.model;
-  const r = parseScenario({
+  return {
     version: 0,
     ...scenarioHeader(s),
     prompt,
     files: { ...s.files, ...s.memoryFiles, ...skills },
     model,
     settings: s.settings,
-  });
-  if (!r.ok) throw new Error(`A valid v1 scenario did not convert to v0: ${r.errors.join('; ')}`);
-  return r.scenario;
+  };
 }

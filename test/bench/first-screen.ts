@@ -3,56 +3,33 @@
  * `npm run bench`. It builds nothing: it serves the existing `dist/` (run `npx vite build` first)
  * with `vite preview`, opens it in Debian's Chromium and prints, as medians over a few fresh
  * browser profiles:
- * - the entry's size: the entry chunk and every chunk it imports statically, raw and gzip;
+ * - the entry's size: the entry chunk and every chunk it imports statically, raw and gzip, and
+ *   which heavy packages (zod, yaml, re2js, the loop, the MCP SDK) it carries (`entry-closure.ts`);
  * - first paint (first-contentful-paint) and cold time-to-usable: navigation start to the Step
- *   button enabled, empty HTTP cache and storage;
+ *   button enabled, empty HTTP cache and storage; with the CPU time the browser's processes
+ *   spent on it (what every e2e test pays per fresh page) and the page's script time;
  * - warm time-to-usable: the same after a reload (HTTP cache full);
  * - first Step: the click to the first event row on screen, clicked the moment Step is enabled on
  *   the cold page, and on the reloaded page once it has settled.
+ * `--dist <dir>` may be given more than once (e.g. main's build and yours): the builds' rounds
+ * alternate in one browser, so a before/after pair sees the same machine load.
  * Targets (issue 23): usable under 1 s on a quiet machine, first Step ≤ 150 ms. Printed, not asserted.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
 import { startVitePreview } from '../e2e/servers.ts';
+import { entryClosure } from './entry-closure.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// `--dist <dir>` measures another build (e.g. an older commit's, for before/after numbers).
-const distArg = process.argv.indexOf('--dist');
-const DIST = distArg > 0 ? resolve(process.argv[distArg + 1]!) : join(ROOT, 'dist');
-const RUNS = 3;
-
-/** The entry chunk and its static imports (what the browser must fetch before the first paint). */
-function entrySize(): { files: number; raw: number; gzip: number } {
-  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const entry = /<script type="module"[^>]*src="\/?([^"]+)"/.exec(html)?.[1];
-  if (!entry) throw new Error('dist/index.html has no module script');
-  const seen = new Set<string>();
-  const queue = [entry];
-  while (queue.length) {
-    const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const code = readFileSync(join(DIST, file), 'utf8');
-    // Static imports of sibling chunks (`import{a as b}from"./x.js"`); dynamic `import("./x.js")` is not matched.
-    for (const m of code.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w${},\s*]+from\s*)?["'](\.\/[^"']+\.js)["']/g)) {
-      const path = join(dirname(file), m[1]!);
-      if (existsSync(join(DIST, path))) queue.push(path);
-    }
-  }
-  let raw = 0;
-  let gzip = 0;
-  for (const f of seen) {
-    const bytes = readFileSync(join(DIST, f));
-    raw += bytes.length;
-    gzip += gzipSync(bytes).length;
-  }
-  return { files: seen.size, raw, gzip };
-}
+// `--dist <dir>` (repeatable) measures other builds, e.g. an older commit's: with two or more,
+// their runs alternate in one browser, so a before/after pair sees the same machine load.
+const DISTS = process.argv.flatMap((a, i) => (a === '--dist' && process.argv[i + 1] ? [resolve(process.argv[i + 1]!)] : []));
+if (DISTS.length === 0) DISTS.push(join(ROOT, 'dist'));
+const RUNS = Number(process.env.FIRST_SCREEN_RUNS ?? 3);
 
 /** Navigation start to the Step button enabled, measured in the page (no round trips in the number). */
 async function timeToUsable(page: Page): Promise<number> {
@@ -63,9 +40,46 @@ async function timeToUsable(page: Page): Promise<number> {
   return page.evaluate(() => performance.now());
 }
 
-/** Navigation start to the first contentful paint (what the person first sees). */
+/**
+ * Navigation start to the first contentful paint (what the person first sees). Read through a
+ * buffered observer, which waits for the entry: read at once, it was sometimes not there yet (NaN).
+ */
 async function firstPaint(page: Page): Promise<number> {
-  return page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN);
+  return page.evaluate(`new Promise((resolve) => {
+    const fcp = () => performance.getEntriesByName('first-contentful-paint')[0];
+    if (fcp()) return resolve(fcp().startTime);
+    new PerformanceObserver((list, obs) => {
+      const e = list.getEntriesByName('first-contentful-paint')[0];
+      if (e) { obs.disconnect(); resolve(e.startTime); }
+    }).observe({ type: 'paint', buffered: true });
+    setTimeout(() => resolve(fcp()?.startTime ?? Number.NaN), 5000);
+  })`) as Promise<number>;
+}
+
+/**
+ * CPU time (ms) used so far by the browser's processes (browser, renderers, GPU, utility), read from
+ * Linux /proc: the processes below this one whose command line is not a vite server.
+ */
+function browserCpuMs(): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('vite')) continue;
+      // Fields after the command name (which may hold spaces): state ppid … utime(14) stime(15).
+      const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      stats.set(Number(d), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const below = (pid: number): boolean => {
+    for (let p = stats.get(pid)?.ppid ?? 0, hops = 0; p > 1 && hops < 20; p = stats.get(p)?.ppid ?? 0, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, st] of stats) if (below(pid)) ticks += st.ticks;
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /** Let the page go idle (what it loads at idle time after the paint, e.g. the harness, arrives meanwhile). */
@@ -91,55 +105,80 @@ async function firstStep(page: Page): Promise<number> {
   })`) as Promise<number>;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => {
+  const ok = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return ok.length ? ok[Math.floor(ok.length / 2)]! : Number.NaN;
+};
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median(xs).toFixed(0)} ${unit}  [${xs.map((x) => x.toFixed(0)).join(', ')}] |`;
+
+type Samples = { paint: number[]; cold: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[] };
+
+/** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
+const freshContext = (browser: Browser): Promise<BrowserContext> => browser.newContext({ viewport: { width: 1440, height: 900 } });
+
+/** One round on one build: a cold load (timed, with its CPU), Step at usable; a warm reload, settled, Step. */
+async function round(browser: Browser, url: string, out: Samples): Promise<void> {
+  const first = await freshContext(browser);
+  const page1 = await first.newPage();
+  const cdp = await first.newCDPSession(page1);
+  await cdp.send('Performance.enable');
+  const cpu0 = browserCpuMs();
+  await page1.goto(`${url}/`);
+  out.cold.push(await timeToUsable(page1));
+  out.coldCpu.push(browserCpuMs() - cpu0);
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  out.coldScript.push((metrics.find((m) => m.name === 'ScriptDuration')?.value ?? Number.NaN) * 1000);
+  out.paint.push(await firstPaint(page1));
+  // Step clicked the moment it is enabled (it may wait for what loads at idle, with "Loading the harness…").
+  out.stepAtUsable.push(await firstStep(page1));
+  await first.close();
+  // Another fresh profile: loaded once, then reloaded (HTTP cache full), settled, then Step.
+  const context = await freshContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  await timeToUsable(page);
+  await page.reload();
+  out.warm.push(await timeToUsable(page));
+  await settle(page);
+  out.step.push(await firstStep(page));
+  await context.close();
+}
 
 async function main(): Promise<void> {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error('No dist/: run `npx vite build` first (this bench builds nothing).');
+  for (const d of DISTS) if (!existsSync(join(d, 'index.html'))) throw new Error(`No ${d}/index.html: run \`npx vite build\` first (this bench builds nothing).`);
   const executablePath = chromiumPath('desktop');
   if (!executablePath) throw new Error('Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH.');
-  const size = entrySize();
-  const server = await startVitePreview(ROOT, DIST);
+  const servers = [];
+  for (const d of DISTS) servers.push(await startVitePreview(ROOT, d));
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  const paint: number[] = [];
-  const cold: number[] = [];
-  const warm: number[] = [];
-  const step: number[] = [];
-  const stepAtUsable: number[] = [];
+  const samples: Samples[] = DISTS.map(() => ({ paint: [], cold: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [] }));
+  const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
-      // A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit), Step clicked
-      // the moment it is enabled (it may wait for what loads at idle, with "Loading the harness…").
-      const first = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page1 = await first.newPage();
-      await page1.goto(`${server.url}/`);
-      cold.push(await timeToUsable(page1));
-      paint.push(await firstPaint(page1));
-      stepAtUsable.push(await firstStep(page1));
-      await first.close();
-      // Another fresh profile: loaded once, then reloaded (HTTP cache full), settled, then Step.
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(`${server.url}/`);
-      await timeToUsable(page);
-      await page.reload();
-      warm.push(await timeToUsable(page));
-      await settle(page);
-      step.push(await firstStep(page));
-      await context.close();
+      for (let k = 0; k < DISTS.length; k++) await round(browser, servers[k]!.url, samples[k]!);
+      loads.push(loadavg()[0]!);
     }
   } finally {
     await browser.close();
-    await server.stop();
+    for (const s of servers) await s.stop();
   }
-  console.log(`\nFirst screen (dist/ in vite preview, Chromium, median of ${RUNS} fresh profiles; load average ${loadavg()[0]!.toFixed(2)})`);
-  console.log(`| entry (static closure) | ${size.files} chunks, ${kb(size.raw)} raw, ${kb(size.gzip)} gzip |`);
-  console.log(`| cold first paint (FCP) | ${median(paint).toFixed(0)} ms  [${paint.map((x) => x.toFixed(0)).join(', ')}] |`);
-  console.log(`| cold time-to-usable (Step enabled) | ${median(cold).toFixed(0)} ms  [${cold.map((x) => x.toFixed(0)).join(', ')}] |`);
-  console.log(`| warm time-to-usable (reload) | ${median(warm).toFixed(0)} ms  [${warm.map((x) => x.toFixed(0)).join(', ')}] |`);
-  console.log(`| first Step clicked at usable, cold (click → first event row) | ${median(stepAtUsable).toFixed(0)} ms  [${stepAtUsable.map((x) => x.toFixed(0)).join(', ')}] |`);
-  console.log(`| first Step, warm page settled (click → first event row) | ${median(step).toFixed(0)} ms  [${step.map((x) => x.toFixed(0)).join(', ')}] |`);
-  console.log('Targets: usable < 1000 ms on a quiet machine; first Step ≤ 150 ms. Printed, not asserted.');
+  console.log(`\nFirst screen (vite preview, Chromium, median of ${RUNS} fresh profiles per build, builds alternated; load average ${loads.map((l) => l.toFixed(2)).join(', ')})`);
+  DISTS.forEach((dist, k) => {
+    const size = entryClosure(dist);
+    const s = samples[k]!;
+    console.log(`\n${dist}`);
+    console.log(`| entry (static closure) | ${size.files.length} chunks, ${kb(size.raw)} raw, ${kb(size.gzip)} gzip |`);
+    console.log(`| heavy packages in the entry | ${size.heavy.length ? size.heavy.join(', ') : 'none'} |`);
+    console.log(row('cold first paint (FCP)', s.paint));
+    console.log(row('cold time-to-usable (Step enabled)', s.cold));
+    console.log(row('cold load, browser CPU to usable (all processes)', s.coldCpu));
+    console.log(row('cold load, page script time to usable (ScriptDuration)', s.coldScript));
+    console.log(row('warm time-to-usable (reload)', s.warm));
+    console.log(row('first Step clicked at usable, cold (click → first event row)', s.stepAtUsable));
+    console.log(row('first Step, warm page settled (click → first event row)', s.step));
+  });
+  console.log('\nTargets: usable < 1000 ms on a quiet machine; first Step ≤ 150 ms; no heavy package in the entry. Printed, not asserted.');
 }
 
 await main();

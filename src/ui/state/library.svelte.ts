@@ -4,10 +4,21 @@
  * cannot be read leaves `loadError` set and changes nothing else.
  */
 import { decodeScenarioLinkV1, nestingError } from '../../scenarios/codec.ts';
-import { fromV0, migrateScenario, toRunnableScenario } from '../../scenarios/migrate.ts';
+import { fromV0, migrateScenario, toRunnableScenario, toRunnableScenarioValidated } from '../../scenarios/migrate.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import type { ScenarioOrigin } from './trust-gate.svelte.ts';
+
+/**
+ * What a built-in runs (`toRunnableScenario(v1, 0)`, a fresh deep copy each call), without the v0
+ * parse: the built-ins are validated by the build (`scenarios/library/prebuilt.ts`) or by
+ * `library/index.ts` on load, and for every one of them that parse changes nothing
+ * (`prebuilt-builtins.test.ts`). On the page it was the first zod parse, paid before Step could be
+ * pressed, and again for each of the 49 built-ins when the library arrived.
+ */
+export function builtinScenarioOf(v1: ScenarioV1): Scenario {
+  return toRunnableScenarioValidated(v1, 0);
+}
 
 /**
  * `scenario` is what runs (its first prompt, in the v0 shape `prepareRun` takes); `v1` is the
@@ -24,7 +35,7 @@ export class ScenarioLibrary {
 
   /** The built-ins as whole documents (lessons and every prompt included). */
   constructor(builtins: readonly ScenarioV1[]) {
-    this.entries = builtins.map((v1) => ({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 }));
+    this.entries = builtins.map((v1) => ({ scenario: builtinScenarioOf(v1), origin: 'builtin', v1 }));
   }
 
   /**
@@ -34,7 +45,7 @@ export class ScenarioLibrary {
    */
   setBuiltins(builtins: readonly ScenarioV1[]): void {
     const outside = this.entries.filter((e) => e.origin !== 'builtin' && !builtins.some((d) => d.id === e.scenario.id));
-    this.entries = [...builtins.map((v1): LibraryEntry => ({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 })), ...outside];
+    this.entries = [...builtins.map((v1): LibraryEntry => ({ scenario: builtinScenarioOf(v1), origin: 'builtin', v1 })), ...outside];
   }
 
   find(id: string): LibraryEntry | undefined {

@@ -31,7 +31,7 @@ import { UserScopeState } from '../workbench/user-scope.svelte.ts';
 import { builtins } from './builtins.svelte.ts';
 import { Course } from './course.svelte.ts';
 import { Lesson } from './lesson.svelte.ts';
-import { ScenarioLibrary, type LibraryEntry } from './library.svelte.ts';
+import { ScenarioLibrary, builtinScenarioOf, type LibraryEntry } from './library.svelte.ts';
 import { RunController } from './run-controller.svelte.ts';
 import { SessionManager } from './session-manager.svelte.ts';
 import { SessionRecording, type SessionStorage } from './session-recording.svelte.ts';
@@ -70,7 +70,7 @@ export class PageState {
   constructor(deps: PageDeps) {
     const settings = (this.settings = deps.settings ?? new ModelSettings());
     // The first screen has the default scenario only; the rest of the library loads right after it paints.
-    const first = toRunnableScenario(deps.docs[0]!, 0);
+    const first = builtinScenarioOf(deps.docs[0]!);
     const library = (this.library = new ScenarioLibrary(deps.docs));
     const opened = (this.opened = library.fromHash(deps.hash) ?? null);
     const findScenario = (id: string) => library.find(id);

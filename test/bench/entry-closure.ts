@@ -1,0 +1,52 @@
+/**
+ * What a build's first screen must fetch: the entry chunk of `index.html` and every chunk it imports
+ * statically (dynamic `import()` targets are not followed), with its size and which heavy packages
+ * it carries. The bundle is minified, so a package is recognised by a message only it contains;
+ * the first-screen bench prints the list (issue 23 §4: RE2, YAML, zod, the loop and MCP load on
+ * demand, not with the first screen).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** A string each package's code carries (checked against a build: found in that package's chunk only). */
+export const HEAVY_MARKERS: Record<string, string> = {
+  zod: 'ZodType',
+  yaml: 'Implicit keys need to be on a single line',
+  re2js: 'invalid nested repetition operator',
+  'agent loop': 'max_tokens recovery budget spent',
+  'MCP SDK': 'jsonrpc',
+};
+
+export type EntryClosure = { files: string[]; raw: number; gzip: number; heavy: string[] };
+
+/** The entry chunk and its static imports (what the browser must fetch before the first paint). */
+export function entryClosure(dist: string): EntryClosure {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const entry = /<script type="module"[^>]*src="\/?([^"]+)"/.exec(html)?.[1];
+  if (!entry) throw new Error(`${dist}/index.html has no module script`);
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const code = readFileSync(join(dist, file), 'utf8');
+    // Static imports of sibling chunks (`import{a as b}from"./x.js"`); dynamic `import("./x.js")` is not matched.
+    for (const m of code.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w${},\s*]+from\s*)?["'](\.\/[^"']+\.js)["']/g)) {
+      const path = join(dirname(file), m[1]!);
+      if (existsSync(join(dist, path))) queue.push(path);
+    }
+  }
+  let raw = 0;
+  let gzip = 0;
+  const heavy = new Set<string>();
+  for (const f of seen) {
+    const bytes = readFileSync(join(dist, f));
+    raw += bytes.length;
+    gzip += gzipSync(bytes).length;
+    const text = bytes.toString('utf8');
+    for (const [name, marker] of Object.entries(HEAVY_MARKERS)) if (text.includes(marker)) heavy.add(name);
+  }
+  return { files: [...seen], raw, gzip, heavy: [...heavy] };
+}
