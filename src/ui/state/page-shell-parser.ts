@@ -25,3 +25,13 @@ export function pageShellParser(): ShellParserOnDemand['parser'] {
 export function judgedWithPageParser<R>(loop: AsyncGenerator<TraceEvent, R>): AsyncGenerator<TraceEvent, R> {
   return judgedAfterParserLoads(loop, onDemand());
 }
+
+/**
+ * Resolves once the page's parser is loaded (starting the load). For judging outside a run's
+ * order — the Safety tab's what-if re-judges a call on a page where no request has gone out yet
+ * (a restored session) — so the answer is just-bash's, never the fail-closed "ask" of a parser
+ * still loading.
+ */
+export function pageShellParserReady(): Promise<void> {
+  return onDemand().load();
+}
