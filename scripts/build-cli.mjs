@@ -6,14 +6,14 @@
  *
  *   node scripts/build-cli.mjs [--quiet] [--if-stale]
  *
- * `--if-stale` builds only when the bundle is older than `src/` (what `npm test` and the test
+ * `--if-stale` builds only when a source the bundle was built from changed (`cli-bundle-state.mjs`) (what `npm test` and the test
  * run's global setup use, so one `npm test` builds it once).
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale } from './cli-bundle-state.mjs';
+import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale, writeInputsManifest } from './cli-bundle-state.mjs';
 
 export { CLI_BUNDLE, CLI_DIR, cliBundleStale };
 
@@ -48,6 +48,8 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
     metafile: true,
   });
   writeFileSync(join(outdir, 'bundle-graph.json'), JSON.stringify(bundleGraph(result.metafile, outdir), null, 1));
+  // Last: what the bin's staleness check compares against (its presence means the build finished).
+  writeInputsManifest(outdir, Object.keys(result.metafile.inputs), t0);
   if (!quiet) {
     const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
     process.stdout.write(`built ${CLI_BUNDLE} (${(bytes / 1e6).toFixed(2)} MB) in ${Date.now() - t0} ms\n`);
