@@ -46,6 +46,7 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
     // CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
     metafile: true,
+    plugins: [zodEnglishOnly],
   });
   writeFileSync(join(outdir, 'bundle-graph.json'), JSON.stringify(bundleGraph(result.metafile, outdir), null, 1));
   // Last: what the bin's staleness check compares against (its presence means the build finished).
@@ -55,6 +56,22 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
     process.stdout.write(`built ${CLI_BUNDLE} (${(bytes / 1e6).toFixed(2)} MB) in ${Date.now() - t0} ms\n`);
   }
 }
+
+/**
+ * zod's `z.locales` namespace (and `z.core.locales`) re-exports its ~50 locales (264 KB of the 454 KB zod chunk, all of
+ * it parsed before the first request); nothing in src/ uses them, and zod's default messages come
+ * from `locales/en.js`, which its schemas import directly. In the runner the namespace holds `en`
+ * only, so messages stay exactly as they were.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/](external|index)\.js$/.test(args.importer) ? { path: 'zod-locales-en', namespace: 'zod-english-only', pluginData: args.resolveDir } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: 'export { default as en } from "../locales/en.js";\n', resolveDir: args.pluginData, loader: 'js' }));
+  },
+};
 
 /** Where a bundled module came from: its npm package, or its source folder (`src/mcp`). */
 function origin(input) {
