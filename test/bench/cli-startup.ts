@@ -12,7 +12,7 @@
  * main's `dist-cli/`), alternated, for before/after numbers measured under the same load.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
@@ -42,6 +42,7 @@ type Sample = { firstRequestMs: number; cpuMs: number | null; peakMb: number | n
 
 async function once(cmd: string[], turns: number, extra: string[] = []): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), 'hp-bench-'));
+  const config = mkdtempSync(join(tmpdir(), 'hp-bench-config-'));
   writeFileSync(join(dir, 'notes.md'), Array.from({ length: 200 }, (_, i) => `line ${i}: notes about the project`).join('\n'));
   writeFileSync(join(dir, 'big.md'), Array.from({ length: 2000 }, (_, i) => `row ${i}: ${'measurements and findings '.repeat(1 + (i % 4))}`).join('\n'));
   let first = -1;
@@ -58,7 +59,8 @@ async function once(cmd: string[], turns: number, extra: string[] = []): Promise
   }, 1);
   const withTime = existsSync(TIME) ? [TIME, '-f', '__maxrss_kb=%M __cpu_s=%U+%S', ...cmd] : cmd;
   const child = spawn(withTime[0]!, [...withTime.slice(1), '--dir', dir, '-p', 'Go through the notes.', '--trust', '--output-format', 'json', ...extra], {
-    env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url },
+    // The session file (~20 MB for the long session) goes to a folder removed after the run, not ~/.harness-playground.
+    env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: config },
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -66,6 +68,7 @@ async function once(cmd: string[], turns: number, extra: string[] = []): Promise
   const exit = await new Promise<number | null>((r) => child.on('close', r));
   clearInterval(probe);
   await server.close();
+  for (const d of [dir, config]) rmSync(d, { recursive: true, force: true });
   const kb = /__maxrss_kb=(\d+)/.exec(stderr);
   const cpu = /__cpu_s=([\d.]+)\+([\d.]+)/.exec(stderr);
   return { firstRequestMs: first, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null, peakMb: kb ? Number(kb[1]) / 1024 : null, exit };
