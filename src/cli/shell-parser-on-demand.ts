@@ -3,9 +3,11 @@
  * first request is out instead of before it. On this thread it brings ~670 kB of just-bash
  * (the sandbox thread has its own copy), the largest piece left on the path to the first request
  * (issue 23 §3). The permission engine needs it only to judge a tool call, and a tool call comes
- * from a model response: `runOne` starts the load when it sees the first `model.request` and waits
- * for it before taking the loop's next step, so every call is judged with it.
+ * from a model response: `runOne` starts the load once the first request has been sent (a live
+ * run: `startAfterNextRequestSent`; a scripted one at its first `model.request`) and waits for it
+ * before taking the loop's next step after that request, so every call is judged with it.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ShellParse, ShellParser } from '../harness/permissions/index.ts';
 
 export type ShellParserOnDemand = {
@@ -35,4 +37,30 @@ export function shellParserOnDemand(importParser: () => Promise<ShellParser> = a
       return real !== undefined;
     },
   };
+}
+
+/** What Node's fetch (undici) publishes once a request's body is written to the socket. */
+const BODY_SENT = 'undici:request:bodySent';
+
+/**
+ * Calls `start` once the next HTTP request's body is on the wire (a live run's first model
+ * request), so the parser's compile — tens of ms of this thread — never runs between the loop's
+ * `model.request` and the bytes leaving (where `runOne` used to start it, it could land before the
+ * socket write). `stop` unsubscribes without starting (a run that ends before any request).
+ */
+export function startAfterNextRequestSent(start: () => void): { stop(): void } {
+  let done = false;
+  const stop = () => {
+    if (done) return;
+    done = true;
+    // Not from inside the publish loop that is calling us.
+    queueMicrotask(() => unsubscribe(BODY_SENT, onSent));
+  };
+  const onSent = () => {
+    if (done) return;
+    stop();
+    start();
+  };
+  subscribe(BODY_SENT, onSent);
+  return { stop };
 }
