@@ -19,7 +19,8 @@
  * GC. With its default heap growing factor (up to 4×) this thread's heap reached ~65 MB for ~21 MB
  * live by the end of the 208-turn session, in two full GCs. `--heap-growing-percent=20` (limit =
  * live × 1.2, V8's minimum step still applies) keeps it under ~45 MB for about six more full GCs
- * of 7–22 ms each (~100 ms CPU over the run): peak RSS 157–169 → 137–150 MB in the same bench.
+ * of 7–22 ms each (~100 ms CPU over the run). `cli-startup.ts --against`, old and new bundle
+ * alternated at load 4–11: peak RSS median 160–164 → 143–150 MB (ranges 151–170 → 137–155).
  *
  * Only the runner's entry (`cli-main.ts`) turns this on: tests that call `main` in-process keep V8's defaults.
  */
