@@ -50,8 +50,6 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
   const live = args.live || scenario.model.kind === 'anthropic';
   // The sandbox's thread starts (and loads just-bash there) while this one loads the engine and the SDK.
   const sandboxReady = started ?? startSandbox(out);
-  // Small modules prepareRun's arguments await below: requested now, beside the engine, not one after another there.
-  void Promise.all([import('../hooks-runtime/node-runner.ts'), import('../hooks-runtime/http-hook-client.ts'), import('../mcp/node-on-demand.ts')]).catch(() => {});
   let loaded;
   try {
     loaded = await Promise.all([live ? liveModel() : undefined, engine(), runOptions()]);
