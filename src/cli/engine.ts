@@ -6,8 +6,6 @@
 export const DEFAULT_LIVE_MODEL = 'claude-sonnet-5-5';
 
 export const library = () => import('../scenarios/library/index.ts');
-/** The Anthropic SDK and our client on it (~400 KB): only for a live run, requested as soon as the command line says it is one. */
-export const anthropicClient = () => import('../model/anthropic/client.ts');
 /** The print-mode flags' readers (rules, prices, stdin): they pull the rule parser and the price table. */
 export const runOptions = () => import('./run-options.ts');
 /** The harness, the sandbox and the scenario format: loaded once the command line is known to be good. */

@@ -20,14 +20,14 @@ import { UsageError } from './usage-error.ts';
 import { mergeContextSettings } from './context-flags.ts';
 import { SessionFileWriter } from './session-files.ts';
 import { shellParserOnDemand, startAfterNextRequestSent } from './shell-parser-on-demand.ts';
-import { anthropicClient, DEFAULT_LIVE_MODEL, engine, library, runOptions } from './engine.ts';
+import { DEFAULT_LIVE_MODEL, engine, library, runOptions } from './engine.ts';
 import type { Conversation, RunPlan } from './plans.ts';
 
 /** Ctrl-C came before the run's loop started: nothing ran, nothing is written back. */
 export class StoppedBeforeRun extends Error {}
 
 async function liveModel(): Promise<ModelClient> {
-  const { anthropicClientFromEnv } = await anthropicClient();
+  const { anthropicClientFromEnv } = await import('../model/anthropic/client.ts');
   const model = anthropicClientFromEnv(process.env);
   if (!model) throw new UsageError('a live run needs ANTHROPIC_API_KEY in the environment (and ANTHROPIC_BASE_URL for another endpoint)');
   return model;

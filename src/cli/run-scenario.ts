@@ -19,7 +19,7 @@ import type { Out } from './output.ts';
 import type { Sandbox } from '../harness/ports.ts';
 import { UsageError } from './usage-error.ts';
 import { contextOverlay } from './context-flags.ts';
-import { anthropicClient, library, runOptions } from './engine.ts';
+import { library, runOptions } from './engine.ts';
 import { conversation, loadScenario, loadSteers, plans, readStdin, type Conversation } from './plans.ts';
 import { runAllLessons, runOne, startSandbox, StoppedBeforeRun } from './run-one.ts';
 
@@ -55,9 +55,6 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   // (the largest piece of start-up) overlaps reading the folder and loading the engine on this
   // thread, instead of following them. Disposed in `finally` if no run took it (a usage error, a Ctrl-C).
   let sandboxStarted: Promise<Sandbox> | undefined = startSandbox(out);
-  // A live run (a folder is one) needs the SDK for its first request: its files are read while the
-  // folder and the engine load, not after (a failure shows where the run awaits it).
-  if (args.live || args.dir) anthropicClient().catch(() => {});
   process.on('SIGINT', onSigint);
   const stoppedBeforeRun = () => {
     out.stderr('harness-playground: stopped with Ctrl-C before the run started: nothing ran, nothing written back\n');
