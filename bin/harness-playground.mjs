@@ -4,8 +4,11 @@
  * building it first when it is missing or older than the sources (about a second, with the
  * esbuild that tsx brings). If the build cannot run, it falls back to the TypeScript sources
  * through tsx and says so (slower start-up, same behaviour).
+ *
+ * This file runs before every start, so it reads as little as it can: the staleness check stats
+ * only the bundle's recorded inputs (`cli-bundle-state.mjs`), and what only a build or the
+ * fallback needs (esbuild, child_process) is imported then.
  */
-import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLI_BUNDLE as bundle, cliBundleStale } from '../scripts/cli-bundle-state.mjs';
@@ -25,6 +28,7 @@ if (cliBundleStale()) {
     process.stderr.write(
       `harness-playground: could not build dist-cli/harness.mjs (${e instanceof Error ? e.message : String(e)}); running the sources through tsx instead (slower to start).\n`,
     );
+    const { spawnSync } = await import('node:child_process');
     const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'run-scenario.ts'), ...process.argv.slice(2)], { stdio: 'inherit', cwd: process.cwd() });
     process.exit(r.status ?? 1);
   }

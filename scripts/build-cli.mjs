@@ -6,14 +6,14 @@
  *
  *   node scripts/build-cli.mjs [--quiet] [--if-stale]
  *
- * `--if-stale` builds only when the bundle is older than `src/` (what `npm test` and the test
+ * `--if-stale` builds only when a source the bundle was built from changed (`cli-bundle-state.mjs`) (what `npm test` and the test
  * run's global setup use, so one `npm test` builds it once).
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale } from './cli-bundle-state.mjs';
+import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale, writeInputsManifest } from './cli-bundle-state.mjs';
 
 export { CLI_BUNDLE, CLI_DIR, cliBundleStale };
 
@@ -46,13 +46,32 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
     // CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
     metafile: true,
+    plugins: [zodEnglishOnly],
   });
   writeFileSync(join(outdir, 'bundle-graph.json'), JSON.stringify(bundleGraph(result.metafile, outdir), null, 1));
+  // Last: what the bin's staleness check compares against (its presence means the build finished).
+  writeInputsManifest(outdir, Object.keys(result.metafile.inputs), t0);
   if (!quiet) {
     const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
     process.stdout.write(`built ${CLI_BUNDLE} (${(bytes / 1e6).toFixed(2)} MB) in ${Date.now() - t0} ms\n`);
   }
 }
+
+/**
+ * zod's `z.locales` namespace (and `z.core.locales`) re-exports its ~50 locales (264 KB of the 454 KB zod chunk, all of
+ * it parsed before the first request); nothing in src/ uses them, and zod's default messages come
+ * from `locales/en.js`, which its schemas import directly. In the runner the namespace holds `en`
+ * only, so messages stay exactly as they were.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/](external|index)\.js$/.test(args.importer) ? { path: 'zod-locales-en', namespace: 'zod-english-only', pluginData: args.resolveDir } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: 'export { default as en } from "../locales/en.js";\n', resolveDir: args.pluginData, loader: 'js' }));
+  },
+};
 
 /** Where a bundled module came from: its npm package, or its source folder (`src/mcp`). */
 function origin(input) {

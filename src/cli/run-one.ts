@@ -20,6 +20,7 @@ import { UsageError } from './usage-error.ts';
 import { mergeContextSettings } from './context-flags.ts';
 import { SessionFileWriter } from './session-files.ts';
 import { shellParserOnDemand } from '../run/shell-parser-on-demand.ts';
+import { startAfterNextRequestSent } from './request-sent.ts';
 import { DEFAULT_LIVE_MODEL, engine, library, runOptions } from './engine.ts';
 import type { Conversation, RunPlan } from './plans.ts';
 
@@ -162,25 +163,33 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
       conv.log = [];
     }
     const writer = plan.dir ? conv?.writer : undefined;
-    while (!step.done) {
-      events++;
-      // The shell parser loads during the first model call; nothing can be judged before its response.
-      // (Started without waiting, so the request goes out first; a failed load throws at that wait.)
-      if (!shell.loaded) {
-        if (step.value.type === 'model.request') void shell.load().catch(() => {});
-        else if (sawRequest) await shell.load();
+    let parserAfterSend: { stop(): void } | undefined;
+    try {
+      while (!step.done) {
+        events++;
+        // The shell parser loads during the first model call; nothing can be judged before its response.
+        // (Started without waiting, once the request is out; a failed load throws at that wait.)
+        if (!shell.loaded) {
+          // Live: once the request's bytes are out (its compile must not delay them); scripted: nothing to send.
+          if (step.value.type === 'model.request' && !sawRequest) {
+            if (live) parserAfterSend = startAfterNextRequestSent(() => void shell.load().catch(() => {}));
+            else void shell.load().catch(() => {});
+          } else if (sawRequest) await shell.load();
+        }
+        if (step.value.type === 'model.request') sawRequest = true;
+        if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
+        if (step.value.type === 'slash.command' && step.value.agentId === 'main') slashRun = true;
+        if (step.value.type === 'model.fallback') out.stderr(`${scenario.id}: ${step.value.from} ${step.value.error.kind === 'not_found' ? 'was not found' : 'stayed overloaded'}; switched to the fallback model ${step.value.to}\n`);
+        printer.event(step.value);
+        if (writer) {
+          await writer.append(step.value);
+          // What happened so far is on disk before each model call, as Claude Code's transcript is.
+          if (step.value.type === 'model.request') await writer.flush();
+        }
+        step = await loop.next();
       }
-      if (step.value.type === 'model.request') sawRequest = true;
-      if (step.value.type === 'transition' && step.value.reason === 'refusal') refusal = step.value.detail;
-      if (step.value.type === 'slash.command' && step.value.agentId === 'main') slashRun = true;
-      if (step.value.type === 'model.fallback') out.stderr(`${scenario.id}: ${step.value.from} ${step.value.error.kind === 'not_found' ? 'was not found' : 'stayed overloaded'}; switched to the fallback model ${step.value.to}\n`);
-      printer.event(step.value);
-      if (writer) {
-        await writer.append(step.value);
-        // What happened so far is on disk before each model call, as Claude Code's transcript is.
-        if (step.value.type === 'model.request') await writer.flush();
-      }
-      step = await loop.next();
+    } finally {
+      parserAfterSend?.stop();
     }
     let result = step.value;
     const problems = slashRun && result.messages.length === 0 ? [] : checkTranscript(result.messages);

@@ -4,8 +4,9 @@
  * to the judging thread (the runner's main thread, the page's: the sandbox has its own copy), and
  * the permission engine needs it only to judge a tool call, which comes from a model response.
  *
- * The headless runner (`cli/run-one.ts`) starts the load when it sees the first `model.request`
- * and waits for it before taking the loop's next step; the page wraps its run in
+ * The headless runner (`cli/run-one.ts`) starts the load once the first request's body is sent
+ * (`cli/request-sent.ts`; a scripted run at its first `model.request`) and waits for it before
+ * taking the loop's next step after that request; the page wraps its run in
  * {@link judgedAfterParserLoads}, which does the same between pulls. Either way every call is
  * judged with the real parser, and nothing parser-related happens before the first request.
  */

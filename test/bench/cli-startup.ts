@@ -7,9 +7,12 @@
  * Bundled (`dist-cli/harness.mjs`) against the bin and the TypeScript sources through tsx.
  * Targets from issue 23: ≤ 400 ms to the first request on a quiet machine, ≤ 150 MB peak on the
  * long session. Printed, not asserted.
+ *
+ * `--against DIR [--runs N] [--long M]`: this tree's bundle against another build (say a copy of
+ * main's `dist-cli/`), alternated, for before/after numbers measured under the same load.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
@@ -39,6 +42,7 @@ type Sample = { firstRequestMs: number; cpuMs: number | null; peakMb: number | n
 
 async function once(cmd: string[], turns: number, extra: string[] = []): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), 'hp-bench-'));
+  const config = mkdtempSync(join(tmpdir(), 'hp-bench-config-'));
   writeFileSync(join(dir, 'notes.md'), Array.from({ length: 200 }, (_, i) => `line ${i}: notes about the project`).join('\n'));
   writeFileSync(join(dir, 'big.md'), Array.from({ length: 2000 }, (_, i) => `row ${i}: ${'measurements and findings '.repeat(1 + (i % 4))}`).join('\n'));
   let first = -1;
@@ -55,7 +59,8 @@ async function once(cmd: string[], turns: number, extra: string[] = []): Promise
   }, 1);
   const withTime = existsSync(TIME) ? [TIME, '-f', '__maxrss_kb=%M __cpu_s=%U+%S', ...cmd] : cmd;
   const child = spawn(withTime[0]!, [...withTime.slice(1), '--dir', dir, '-p', 'Go through the notes.', '--trust', '--output-format', 'json', ...extra], {
-    env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url },
+    // The session file (~20 MB for the long session) goes to a folder removed after the run, not ~/.harness-playground.
+    env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: config },
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -63,6 +68,7 @@ async function once(cmd: string[], turns: number, extra: string[] = []): Promise
   const exit = await new Promise<number | null>((r) => child.on('close', r));
   clearInterval(probe);
   await server.close();
+  for (const d of [dir, config]) rmSync(d, { recursive: true, force: true });
   const kb = /__maxrss_kb=(\d+)/.exec(stderr);
   const cpu = /__cpu_s=([\d.]+)\+([\d.]+)/.exec(stderr);
   return { firstRequestMs: first, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null, peakMb: kb ? Number(kb[1]) / 1024 : null, exit };
@@ -98,7 +104,53 @@ export async function cliStartupRows({ bundleOnly = false } = {}) {
   return { bareMs, rows };
 }
 
+const range = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+
+/**
+ * `--against DIR`: this tree's bundle against another build of it (a copy of an older
+ * `dist-cli/`), alternated run by run so both see the same load: start-up to the first request
+ * (`n` runs each, median and range) and peak RSS on the long session (`long` runs each).
+ */
+async function compare(baseDir: string, n: number, long: number) {
+  await buildCli({ quiet: true });
+  const builds = [
+    { name: `base (${baseDir})`, cmd: [process.execPath, join(baseDir, 'harness.mjs')] },
+    { name: 'this tree (dist-cli/)', cmd: [process.execPath, CLI_BUNDLE] },
+  ];
+  const bare: number[] = [];
+  const starts = builds.map(() => [] as number[]);
+  const cpus = builds.map(() => [] as number[]);
+  const peaks = builds.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) {
+    bare.push((await once([process.execPath, join(process.cwd(), 'test', 'bench', 'bare-fetch.mjs')], 1)).firstRequestMs);
+    for (const [b, v] of builds.entries()) {
+      const s = await once(v.cmd, 1);
+      starts[b]!.push(s.firstRequestMs);
+      if (s.cpuMs !== null) cpus[b]!.push(s.cpuMs);
+    }
+  }
+  for (let i = 0; i < long; i++) {
+    for (const [b, v] of builds.entries()) {
+      const s = await once(v.cmd, LONG_CLI_TURNS, ['--context-window', '100000', '--max-turns', String(LONG_CLI_TURNS + 5)]);
+      if (s.peakMb !== null) peaks[b]!.push(s.peakMb);
+      if (s.exit !== 0) console.log(`${v.name}: the long session exited ${s.exit}`);
+    }
+  }
+  console.log(`Headless runner, ${n} alternated start-ups and ${long} long sessions per build (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})\n`);
+  console.log(`${'build'.padEnd(44)} ${'to 1st request: median (range)'.padStart(32)} ${'CPU, 1-turn run'.padStart(16)} ${`peak, ${LONG_CLI_TURNS} turns: median (range)`.padStart(32)}`);
+  console.log(`${'bare fetch'.padEnd(44)} ${`${median(bare).toFixed(0)} ms (${range(bare)})`.padStart(32)}`);
+  for (const [b, v] of builds.entries()) {
+    const peak = peaks[b]!.length ? `${median(peaks[b]!).toFixed(0)} MB (${range(peaks[b]!)})` : 'n/a';
+    console.log(`${v.name.padEnd(44)} ${`${median(starts[b]!).toFixed(0)} ms (${range(starts[b]!)})`.padStart(32)} ${(cpus[b]!.length ? `${median(cpus[b]!).toFixed(0)} ms` : 'n/a').padStart(16)} ${peak.padStart(32)}`);
+  }
+}
+
 async function main() {
+  const against = process.argv.indexOf('--against');
+  if (against > 0) {
+    const num = (flag: string, d: number) => (process.argv.includes(flag) ? Number(process.argv[process.argv.indexOf(flag) + 1]) : d);
+    return compare(process.argv[against + 1]!, num('--runs', 11), num('--long', 3));
+  }
   // `--bundle-only`: just the bundle (quick, while working on start-up or memory).
   const { bareMs, rows } = await cliStartupRows({ bundleOnly: process.argv.includes('--bundle-only') });
   const mb = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(0)} MB`);

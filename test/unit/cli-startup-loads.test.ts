@@ -58,6 +58,13 @@ describe('runner start-up', () => {
     for (const o of ['zod', 're2js', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'src/mcp']) expect(lazy.has(o), o).toBe(true);
   });
 
+  it('zod comes with its English messages only (its other locales were 264 KB read before the first request)', () => {
+    const g = graph();
+    const zodBytes = [...g.startup, ...g.lazy].reduce((n, c) => n + (c.origins.zod ?? 0), 0);
+    expect(zodBytes).toBeGreaterThan(100_000);
+    expect(zodBytes).toBeLessThan(250_000);
+  });
+
   it('the sandbox thread reads just-bash and the sandbox before it answers, not the harness parsers or the SDK', () => {
     const t = graph().sandboxThread;
     expect(t?.entry).toBe('sandbox-worker.mjs');
