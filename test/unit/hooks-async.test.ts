@@ -29,10 +29,12 @@ const waitsForGo = (then: string) => `while [ ! -f ${WORKDIR}/go ]; do sleep 0.0
 describe('async: true', () => {
   it('the tool call does not wait: a PreToolUse hook waiting for the file the call itself writes', async () => {
     // Were the loop to wait for the hook, the call that creates `go` could never run (a hang).
-    const s = await setup([call('touch go', 't1'), call('echo second', 't2'), said('done')]);
+    // The second call waits until a hook has finished (`hookdone`), so the model call after it
+    // comes once one has: the report does not depend on how fast a loaded machine runs the hook.
+    const s = await setup([call('touch go', 't1'), call(`while [ ! -f ${WORKDIR}/hookdone ]; do sleep 0.01; done; echo second`, 't2'), said('done')]);
     const { events, result } = await drain(s.input, {
       ...s.deps,
-      hooks: hooksOf({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', async: true, command: waitsForGo(`echo '{"decision":"block","reason":"too late to block","systemMessage":"lint: 2 warnings"}'`) }] }] }),
+      hooks: hooksOf({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', async: true, command: waitsForGo(`touch ${WORKDIR}/hookdone; echo '{"decision":"block","reason":"too late to block","systemMessage":"lint: 2 warnings"}'`) }] }] }),
     });
     expect(result.reason).toBe('completed');
     const started = ofType(events, 'hook.async_started');
