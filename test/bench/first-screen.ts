@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
+import { firstStep } from './first-step-timing.ts';
 import { startVitePreview } from '../e2e/servers.ts';
 import { entryClosure } from './entry-closure.ts';
 
@@ -87,23 +88,6 @@ async function settle(page: Page): Promise<void> {
   await page.evaluate(`new Promise((resolve) => requestIdleCallback(() => setTimeout(resolve, 300), { timeout: 3000 }))`);
 }
 
-/** Click Step and time, in the page, until the first new event row is in the DOM. */
-async function firstStep(page: Page): Promise<number> {
-  // A string, not a function: tsx's keepNames would wrap named inner functions in a `__name` the page lacks.
-  return page.evaluate(`new Promise((resolve) => {
-    const count = () => document.querySelectorAll('[data-testid="event-list"] [data-testid="event-row"]').length;
-    const before = count();
-    const t0 = performance.now();
-    const observer = new MutationObserver(() => {
-      if (count() > before) {
-        observer.disconnect();
-        resolve(performance.now() - t0);
-      }
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    document.querySelector('[data-testid="btn-step"]').click();
-  })`) as Promise<number>;
-}
 
 const median = (xs: number[]) => {
   const ok = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);

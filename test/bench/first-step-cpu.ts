@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
+import { firstStep } from './first-step-timing.ts';
 import { startVitePreview, type ServerProcess } from '../e2e/servers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,22 +65,6 @@ async function usable(page: Page): Promise<void> {
   });
 }
 
-/** Click Step; ms until the first new event row is in the DOM (measured in the page). */
-async function firstStep(page: Page): Promise<number> {
-  return page.evaluate(`new Promise((resolve) => {
-    const count = () => document.querySelectorAll('[data-testid="event-list"] [data-testid="event-row"]').length;
-    const before = count();
-    const t0 = performance.now();
-    const observer = new MutationObserver(() => {
-      if (count() > before) {
-        observer.disconnect();
-        resolve(performance.now() - t0);
-      }
-    });
-    observer.observe(document.body, { childList: true, subtree: true });
-    document.querySelector('[data-testid="btn-step"]').click();
-  })`) as Promise<number>;
-}
 
 /** Until Step is enabled again and the page has had an idle moment. */
 async function stepDone(page: Page): Promise<void> {

@@ -4,6 +4,7 @@
  * retry wait that counts down.
  */
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
+import { hiddenRmScenario } from '../fixtures/hidden-rm.ts';
 import { fileEntry, openSettings, rowTypes, selectScenario, showFiles, stepOnce, waitForStatus } from './app.ts';
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
@@ -76,24 +77,11 @@ test('a retry wait counts down in seconds, then retries', async ({ page }) => {
   expect(await countdown.textContent()).toMatch(/Retried after 8\.0 s/);
 });
 
-function hiddenRm(): Scenario {
-  const r = parseScenario({
-    id: 'hidden-rm',
-    title: 'hidden rm',
-    description: 'e2e',
-    prompt: 'Go.',
-    files: { 'keep.txt': 'keep me' },
-    model: { kind: 'scripted', turns: [{ content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo ${x:-$(rm keep.txt)}' } }] }, { content: [{ type: 'text', text: 'Done.' }] }] },
-    settings: { maxTurns: 5, permissions: { deny: ['Bash(rm *)'] } },
-  });
-  if (!r.ok) throw new Error(r.errors.join('; '));
-  return r.scenario;
-}
 
 // Issue 21 §6: the page judges a Bash command on just-bash's parse tree, as the CLI does. Our lexer
 // does not look inside ${…} and would allow this `echo`; the shell runs the `rm` in its default.
 test('a command hidden in a ${x:-…} default is denied by a deny rule on rm, as in the CLI, and the file stays', async ({ page }) => {
-  await openAt(page, linkPath(hiddenRm()));
+  await openAt(page, linkPath(hiddenRmScenario('e2e')));
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
   const call = page.getByTestId('conversation').getByTestId('tool-call').first();
@@ -111,7 +99,7 @@ function parserRequested(page: Page): Promise<boolean> {
 // Issue 23 §4: just-bash's parser (~1.3 MB on the page's thread) is not loaded at idle nor in the
 // first Step; the run's first model request starts it, and the call after it is still judged on it.
 test('the parser loads at the first model request, not before, and the hidden rm is still denied', async ({ page }) => {
-  await openAt(page, linkPath(hiddenRm()));
+  await openAt(page, linkPath(hiddenRmScenario('e2e')));
   for (;;) {
     expect(await parserRequested(page), 'no Step before the first model request loads the parser').toBe(false);
     await stepOnce(page);

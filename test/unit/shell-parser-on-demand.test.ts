@@ -12,22 +12,9 @@ import { prepareRun, runPrepared } from '../../src/run/prepare.ts';
 import { judgedAfterParserLoads, shellParserOnDemand } from '../../src/run/shell-parser-on-demand.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { justBashShellParser } from '../../src/sandbox/justbash/shell-parser.ts';
-import { parseScenario } from '../../src/scenarios/schema.ts';
+import { hiddenRmScenario } from '../fixtures/hidden-rm.ts';
 import { drainGenerator, ofType } from '../helpers/events.ts';
 
-function hiddenRm() {
-  const r = parseScenario({
-    id: 'hidden-rm',
-    title: 'hidden rm',
-    description: 'unit',
-    prompt: 'Go.',
-    files: { 'keep.txt': 'keep me' },
-    model: { kind: 'scripted', turns: [{ content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo ${x:-$(rm keep.txt)}' } }] }, { content: [{ type: 'text', text: 'Done.' }] }] },
-    settings: { maxTurns: 5, permissions: { deny: ['Bash(rm *)'] } },
-  });
-  if (!r.ok) throw new Error(r.errors.join('; '));
-  return r.scenario;
-}
 
 /** A loader the test releases by hand, counting its calls. */
 function heldLoader() {
@@ -57,7 +44,7 @@ describe('the shell parser loads on demand', () => {
     const sandbox = await createJustBashSandbox();
     const loader = heldLoader();
     const shell = shellParserOnDemand(loader.import);
-    const prepared = await prepareRun({ scenario: hiddenRm(), sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true, shellParser: shell.parser });
+    const prepared = await prepareRun({ scenario: hiddenRmScenario('unit'), sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true, shellParser: shell.parser });
     let afterRequest!: () => void;
     const loopHasNext = new Promise<void>((r) => (afterRequest = r));
     let requested = false;
@@ -114,7 +101,7 @@ describe('the shell parser loads on demand', () => {
     const shell = shellParserOnDemand(async () => {
       throw new Error('chunk failed to load');
     });
-    const prepared = await prepareRun({ scenario: hiddenRm(), sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true, shellParser: shell.parser });
+    const prepared = await prepareRun({ scenario: hiddenRmScenario('unit'), sandbox, clock: new FakeClock(), ids: new SequentialIds(), trusted: true, shellParser: shell.parser });
     const seen: TraceEvent[] = [];
     await expect(drainGenerator(judgedAfterParserLoads(runPrepared(prepared), shell), (e) => seen.push(e))).rejects.toThrow('chunk failed to load');
     expect(seen.at(-1)?.type).toBe('model.request');
