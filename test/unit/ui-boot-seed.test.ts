@@ -4,28 +4,13 @@
  * before (the scenario's files win), and the run's result is the same either way.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { FakeClock, SequentialIds } from '../../src/harness/clock.ts';
 import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
-import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
-import { MemoryTrustStore } from '../../src/storage/memory/trust-store.ts';
-import { InMemoryProgressStore } from '../../src/storage/memory/progress-store.ts';
-import { MemoryUserScopeStore } from '../../src/storage/memory/user-scope-store.ts';
-import { createPageState } from '../../src/ui/state/page-state.svelte.ts';
 import { stubLocalStorage } from '../helpers/local-storage.ts';
+import { memoryPageState } from '../helpers/page-state.ts';
 
 beforeAll(stubLocalStorage);
 
-function page() {
-  return createPageState({
-    docs: [firstBuiltinDoc],
-    hash: '',
-    trustStore: new MemoryTrustStore(),
-    sessionStore: new MemorySessionStore({ clock: new FakeClock(1000), ids: new SequentialIds() }),
-    progressStore: new InMemoryProgressStore(),
-    userScopeStore: new MemoryUserScopeStore(),
-    storage: null,
-  });
-}
+const page = () => memoryPageState().page;
 
 const files = Object.entries(firstBuiltinDoc.files as Record<string, string>);
 

@@ -4,29 +4,15 @@
  * "Loading the harness…" (the run's phase) while it loads, and the Step then pulls its event.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { FakeClock, SequentialIds } from '../../src/harness/clock.ts';
-import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
-import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
-import { MemoryTrustStore } from '../../src/storage/memory/trust-store.ts';
-import { InMemoryProgressStore } from '../../src/storage/memory/progress-store.ts';
-import { MemoryUserScopeStore } from '../../src/storage/memory/user-scope-store.ts';
-import { createPageState } from '../../src/ui/state/page-state.svelte.ts';
 import { startRunModule } from '../../src/ui/state/lazy-start.ts';
 import { stubLocalStorage } from '../helpers/local-storage.ts';
+import { memoryPageState } from '../helpers/page-state.ts';
 
 beforeAll(stubLocalStorage);
 
 describe('the harness loads on demand', () => {
   test('a Step clicked while it loads shows "Loading the harness…", then pulls the first event', async () => {
-    const page = createPageState({
-      docs: [firstBuiltinDoc],
-      hash: '',
-      trustStore: new MemoryTrustStore(),
-      sessionStore: new MemorySessionStore({ clock: new FakeClock(1000), ids: new SequentialIds() }),
-      progressStore: new InMemoryProgressStore(),
-      userScopeStore: new MemoryUserScopeStore(),
-      storage: null,
-    });
+    const { page } = memoryPageState();
     const { ctl } = page;
     expect(ctl.canStep).toBe(true);
     // Nothing has loaded the starter in this test file yet: the click waits for it, and says so.

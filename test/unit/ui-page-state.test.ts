@@ -6,31 +6,18 @@
  * (and forgotten by reset) fails here.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { FakeClock, SequentialIds } from '../../src/harness/clock.ts';
-import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
-import { MemoryTrustStore } from '../../src/storage/memory/trust-store.ts';
-import { InMemoryProgressStore } from '../../src/storage/memory/progress-store.ts';
-import { MemoryUserScopeStore } from '../../src/storage/memory/user-scope-store.ts';
-import { createPageState, type PageState } from '../../src/ui/state/page-state.svelte.ts';
+import type { PageState } from '../../src/ui/state/page-state.svelte.ts';
 import { RunController } from '../../src/ui/state/run-controller.svelte.ts';
 import { RunState } from '../../src/ui/state/run-state.svelte.ts';
 import { stubLocalStorage } from '../helpers/local-storage.ts';
+import { memoryPageState } from '../helpers/page-state.ts';
 
 // The page's settings read this browser's saved preferences: an empty storage here.
 beforeAll(stubLocalStorage);
 
 function page(): { page: PageState; store: MemorySessionStore } {
-  const store = new MemorySessionStore({ clock: new FakeClock(1000), ids: new SequentialIds() });
-  const p = createPageState({
-    docs: [firstBuiltinDoc],
-    hash: '',
-    trustStore: new MemoryTrustStore(),
-    sessionStore: store,
-    progressStore: new InMemoryProgressStore(),
-    userScopeStore: new MemoryUserScopeStore(),
-    storage: null,
-  });
+  const { page: p, store } = memoryPageState();
   // Lesson 1 asks questions on the way: Run plays through them here.
   p.lesson.setHoldAtQuestions(false);
   return { page: p, store };
