@@ -6,6 +6,7 @@ import type { PermissionContext, PermissionMode } from '../../harness/permission
 import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
 import { applyTrust } from '../../harness/trust/index.ts';
 import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
+import { pageShellParser } from './page-shell-parser.ts';
 import type { RunState } from './run-state.svelte.ts';
 import { WORKDIR } from './run-types.ts';
 
@@ -16,5 +17,8 @@ export function permissionContextNow(ctl: { state: RunState; scenario: Scenario;
   const settings = applyTrust(harnessSettingsOf(ctl.scenario), ctl.trust.trusted);
   const merged = mergeSettings([{ source: 'scenario', settings }]);
   const ctx = permissionContextOf(merged, sandbox?.workdir ?? WORKDIR, ctl.modeOverride ? { mode: ctl.modeOverride } : {});
-  return { ...ctx, rules: [...ctx.rules, ...grants.rules] };
+  // Judged as a run would judge it: on just-bash's parse tree (a restored session's calls have no
+  // run, and the what-if waits for the parser to load), not on our lexer.
+  const shell = sandbox && sandbox.kind !== 'just-bash' ? {} : { shell: pageShellParser() };
+  return { ...ctx, ...shell, rules: [...ctx.rules, ...grants.rules] };
 }
