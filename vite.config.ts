@@ -28,7 +28,12 @@ export default defineConfig({
   server: { headers: isolationHeaders },
   // The QuickJS variant finds its .wasm next to itself (new URL(..., import.meta.url)); pre-bundling
   // would move the JS into .vite/deps without the .wasm, so `node` in `vite dev` needs it excluded.
-  optimizeDeps: { exclude: ['@jitl/quickjs-wasmfile-release-sync'] },
+  // `vite dev` pre-bundles just-bash, where the plugins above do not run: the same rewrite runs in the
+  // pre-bundling too, or the page's `import { parse } from 'just-bash'` fails and no run can start.
+  optimizeDeps: {
+    exclude: ['@jitl/quickjs-wasmfile-release-sync'],
+    rolldownOptions: { plugins: [{ name: 'just-bash-parser-export', transform: justBashParserExport().transform }] },
+  },
   preview: { headers: isolationHeaders },
   build: {
     target: 'es2022',

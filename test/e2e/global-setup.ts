@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { E2E_API_KEY } from './constants.ts';
 import { CHROMIUM_ARGS, chromiumPath } from './browser-args.ts';
 import { startFakeAnthropic, startVitePreview, type ServerProcess } from './servers.ts';
+import { externalBaseUrl } from './base-url.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,23 +45,29 @@ function findChromium(): string {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const chromiumPath = findChromium();
-  if (!existsSync(`${repoRoot}/dist/index.html`)) {
-    throw setupError('dist/index.html not found: run `npm run build` before `npm run test:e2e`');
+  // `E2E_BASE_URL` (base-url.ts): an app someone already serves, e.g. `npm run dev` while working on the UI.
+  const external = externalBaseUrl(process.env);
+  if (!external && !existsSync(`${repoRoot}/dist/index.html`)) {
+    throw setupError('dist/index.html not found: run `npm run build` before `npm run test:e2e` (or serve the app and set E2E_BASE_URL)');
   }
 
-  // Serve a snapshot of dist/: a `vite build` started meanwhile (in a shared working tree) empties
-  // dist/ first, which would turn page loads of a running suite into 404s.
-  const snapshot = mkdtempSync(join(tmpdir(), 'hp-e2e-dist-'));
-  cpSync(`${repoRoot}/dist`, snapshot, { recursive: true });
-
   const started: ServerProcess[] = [];
+  let snapshot: string | null = null;
   const teardown = async () => {
     await Promise.all(started.map((s) => s.stop()));
-    rmSync(snapshot, { recursive: true, force: true });
+    if (snapshot) rmSync(snapshot, { recursive: true, force: true });
   };
   try {
-    const preview = await startVitePreview(repoRoot, snapshot, { compress: false });
-    started.push(preview);
+    let baseUrl = external;
+    if (!baseUrl) {
+      // Serve a snapshot of dist/: a `vite build` started meanwhile (in a shared working tree) empties
+      // dist/ first, which would turn page loads of a running suite into 404s.
+      snapshot = mkdtempSync(join(tmpdir(), 'hp-e2e-dist-'));
+      cpSync(`${repoRoot}/dist`, snapshot, { recursive: true });
+      const preview = await startVitePreview(repoRoot, snapshot, { compress: false });
+      started.push(preview);
+      baseUrl = preview.url;
+    }
 
     // One Chromium for the whole run: each file connects to it and each test gets a fresh context
     // (its own storage and cache), so files stay isolated without paying a browser start each.
@@ -85,7 +92,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }
     }
 
-    project.provide('baseUrl', preview.url);
+    project.provide('baseUrl', baseUrl);
     project.provide('chromiumPath', chromiumPath);
     project.provide('browserWsEndpoint', browserServer.wsEndpoint());
     project.provide('fakeServerUrl', fakeServerUrl);

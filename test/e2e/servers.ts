@@ -110,6 +110,26 @@ export async function startVitePreview(repoRoot: string, outDir = 'dist', option
 }
 
 /**
+ * `vite` (the dev server `npm run dev` starts) on 127.0.0.1, resolved once it answers HTTP.
+ * `--force` re-runs dependency pre-bundling with the current config, as on a fresh clone (a cache
+ * from an older config would hide a pre-bundling problem).
+ */
+export async function startViteDev(repoRoot: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const viteBin = `${repoRoot}/node_modules/vite/bin/vite.js`;
+  const { child, output } = startDetached(process.execPath, [viteBin, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], repoRoot);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = stopper(child);
+  try {
+    await waitForHttp(`${url}/`, child, 60_000, output);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, output, stop };
+}
+
+/**
  * The fake Anthropic server (`test/fixtures/start-fake-server.ts --port 0`), which prints
  * `{"url": "..."}` as its first stdout line. `args` are passed on (e.g. `--require-key K`).
  */
