@@ -43,3 +43,24 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+test('a long run: every tool result and input that scrolls takes keyboard focus, one that fits stays out of the tab order', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('scenario-picker').selectOption('node-project-bug');
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  // The conversation holds long results (a test run's output, a file read) capped in height.
+  expect(await seriousViolations(page, '[data-testid="conversation"]')).toEqual([]);
+  const boxes = await page.getByTestId('conversation').locator('pre.result, pre.input').evaluateAll((els) =>
+    els.map((el) => ({ scrolls: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1, focusable: el.getAttribute('tabindex') === '0' })),
+  );
+  expect(boxes.filter((b) => b.scrolls).length, 'the run has results that scroll').toBeGreaterThan(0);
+  expect(boxes.filter((b) => !b.scrolls).length, 'and results that fit').toBeGreaterThan(0);
+  expect(boxes.every((b) => b.focusable === b.scrolls)).toBe(true);
+  // Tab reaches a long result and the keyboard scrolls it.
+  const long = page.getByTestId('conversation').locator('pre.result[tabindex="0"]').first();
+  await long.focus();
+  const before = await long.evaluate((el) => el.scrollTop);
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => long.evaluate((el) => el.scrollTop)).toBeGreaterThan(before);
+});
