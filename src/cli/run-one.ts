@@ -27,18 +27,8 @@ import type { Conversation, RunPlan } from './plans.ts';
 /** Ctrl-C came before the run's loop started: nothing ran, nothing is written back. */
 export class StoppedBeforeRun extends Error {}
 
-const anthropicClient = () => import('../model/anthropic/client.ts');
-
-/** The runner's own ports for `prepareRun` (JS hooks, http hooks, MCP), loaded together with the engine. */
-const runnerPorts = () => Promise.all([import('../hooks-runtime/node-runner.ts'), import('../hooks-runtime/http-hook-client.ts'), import('../mcp/node-on-demand.ts')]);
-
-/** Starts loading what every run loads (see `main`); `live`: the SDK too. Nothing is awaited or thrown here. */
-export function prefetchRunModules(live: boolean): void {
-  for (const p of [engine(), runOptions(), runnerPorts(), live ? anthropicClient() : undefined]) void p?.catch(() => {});
-}
-
 async function liveModel(): Promise<ModelClient> {
-  const { anthropicClientFromEnv } = await anthropicClient();
+  const { anthropicClientFromEnv } = await import('../model/anthropic/client.ts');
   const model = anthropicClientFromEnv(process.env);
   if (!model) throw new UsageError('a live run needs ANTHROPIC_API_KEY in the environment (and ANTHROPIC_BASE_URL for another endpoint)');
   return model;
@@ -63,16 +53,13 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
   const sandboxReady = started ?? startSandbox(out);
   let loaded;
   try {
-    loaded = await Promise.all([live ? liveModel() : undefined, engine(), runOptions(), runnerPorts()]);
+    loaded = await Promise.all([live ? liveModel() : undefined, engine(), runOptions()]);
   } catch (e) {
     // No key, say: the thread that started meanwhile must not keep the process alive.
     await (await sandboxReady.catch(() => null))?.dispose();
     throw e;
   }
-  const [model, { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner, modelAliasesFromEnv, Printer }, { cliRules, loadMcpConfigs, systemPromptOf }, [{ createNodeJsHookRunner }, { createNodeHttpHookClient }, { createNodeMcpConnectorOnDemand }]] = loaded;
-  // The bundled skills are read from disk while the sandbox thread finishes booting.
-  const skillFiles = nodeSkillLoader()();
-  skillFiles.catch(() => {});
+  const [model, { checkTranscript, prepareRun, runPrepared, realClock, randomIds, nodeSkillLoader, scriptedSteering, ALL_AGENT_FEATURES, createNodeToolRunner, modelAliasesFromEnv, Printer }, { cliRules, loadMcpConfigs, systemPromptOf }] = loaded;
   const sandbox = await sandboxReady;
   const sessionId = conv?.id ?? randomUUID();
   const notes = plan.dir?.notes ?? [];
@@ -130,23 +117,23 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
       sessionEnd: 'other',
       // The flag is the CLI scope: it may choose bypassPermissions, unless a settings file disables it.
       ...(args.mode ? { mode: args.mode } : {}),
-      skillFiles: await skillFiles,
+      skillFiles: await nodeSkillLoader()(),
       // A live model gets every agent tool; a scripted replay only what its scenario opted into.
       // …and keeps the rarely used ones deferred behind tool_search (schemas sent once loaded).
       ...(live ? { agentTools: ALL_AGENT_FEATURES, deferTools: true } : {}),
       ...(steers.length > 0 ? { steering: scriptedSteering(steers, 'file') } : {}),
       toolRunner: createNodeToolRunner(),
       // JS hooks run as in `golden`: a vm context in a worker thread (src/hooks-runtime/node-runner.ts).
-      jsRunner: createNodeJsHookRunner(),
+      jsRunner: (await import('../hooks-runtime/node-runner.ts')).createNodeJsHookRunner(),
       // http hooks POST from the runner to any http(s) URL, as Claude Code's; `allowedEnvVars` read this process's env.
-      httpHookClient: createNodeHttpHookClient(),
+      httpHookClient: (await import('../hooks-runtime/http-hook-client.ts')).createNodeHttpHookClient(),
       httpHookEnv: process.env,
       // As Claude Code: ANTHROPIC_DEFAULT_*_MODEL retarget the aliases, CLAUDE_CODE_SUBAGENT_MODEL sets every subagent's.
       ...(live ? { modelAliases: modelAliasesFromEnv(process.env) } : {}),
       // A `.mcp.json` (the scenario's or the folder's): in-page servers run in worker threads, remote ones by URL,
       // stdio ones as processes started in the folder (as Claude Code starts them in its working directory).
       // The connector loads the MCP client on its first connection (node-on-demand.ts): a run with no server never reads it.
-      mcp: { connector: createNodeMcpConnectorOnDemand({ cwd: plan.dir ? resolve(plan.dir.root) : process.cwd() }), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
+      mcp: { connector: (await import('../mcp/node-on-demand.ts')).createNodeMcpConnectorOnDemand({ cwd: plan.dir ? resolve(plan.dir.root) : process.cwd() }), ...(args.mcpConfigs.length ? { cliConfigs: await loadMcpConfigs(args.mcpConfigs) } : {}) },
     });
     for (const note of prepared.modeNotes) out.stderr(`${scenario.id}: ${note}\n`);
     disposeRun = prepared.dispose;

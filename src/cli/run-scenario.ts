@@ -21,7 +21,7 @@ import { UsageError } from './usage-error.ts';
 import { contextOverlay } from './context-flags.ts';
 import { library, runOptions } from './engine.ts';
 import { conversation, loadScenario, loadSteers, plans, readStdin, type Conversation } from './plans.ts';
-import { prefetchRunModules, runAllLessons, runOne, startSandbox, StoppedBeforeRun } from './run-one.ts';
+import { runAllLessons, runOne, startSandbox, StoppedBeforeRun } from './run-one.ts';
 
 /** Runs the command line; resolves to the exit code. Exported for tests. */
 export async function main(argv: readonly string[], out: Out): Promise<number> {
@@ -55,10 +55,6 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   // (the largest piece of start-up) overlaps reading the folder and loading the engine on this
   // thread, instead of following them. Disposed in `finally` if no run took it (a usage error, a Ctrl-C).
   let sandboxStarted: Promise<Sandbox> | undefined = startSandbox(out);
-  // And the modules every run loads (the engine, the print-flag readers, the SDK for a live run,
-  // the runner's ports) start loading now, while the folder is read: reading it leaves this thread
-  // waiting on the disk. Only a head start: each is awaited where it is used (a failed load throws there).
-  prefetchRunModules(Boolean(args.live || args.dir));
   process.on('SIGINT', onSigint);
   const stoppedBeforeRun = () => {
     out.stderr('harness-playground: stopped with Ctrl-C before the run started: nothing ran, nothing written back\n');
