@@ -19,6 +19,8 @@ export async function createCliSandbox(warn: (line: string) => void): Promise<Sa
       warn(`the sandbox thread did not start (${err instanceof Error ? err.message : String(err)}): running in this thread, where Ctrl-C cannot stop a busy program before its timeout`);
     }
   }
+  // No thread came up to set the heap flags on its `online` (heap.ts): set them here.
+  reapplyHeapTuning();
   const { createJustBashSandbox } = await import('../sandbox/justbash/index.ts');
   return createJustBashSandbox();
 }

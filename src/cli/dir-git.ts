@@ -14,6 +14,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Sandbox } from '../harness/ports.ts';
+import { formatCount } from '../harness/util/index.ts';
 
 /** Past this (bytes of `.git`, all files) the history is left out and a fresh repository is seeded. */
 export const DEFAULT_MAX_GIT_BYTES = 20_000_000;
@@ -36,7 +37,7 @@ export type DirGit =
   | { kind: 'none' };
 
 const toPosix = (p: string) => p.split(sep).join('/');
-const kb = (n: number) => `${Math.max(1, Math.round(n / 1024)).toLocaleString('en-US')} KB`;
+const kb = (n: number) => `${formatCount(Math.max(1, Math.round(n / 1024)))} KB`;
 
 /** What to do about the folder's git: read its `.git` if it is small enough, else seed. */
 export async function readDirGit(root: string, opts: { maxBytes?: number; maxFiles?: number } = {}): Promise<DirGit> {
@@ -65,7 +66,7 @@ export async function readDirGit(root: string, opts: { maxBytes?: number; maxFil
   };
   await walk(gitPath);
   if (over) {
-    const what = found.length > maxFiles ? `over ${maxFiles.toLocaleString('en-US')} files` : `over ${kb(maxBytes)}`;
+    const what = found.length > maxFiles ? `over ${formatCount(maxFiles)} files` : `over ${kb(maxBytes)}`;
     return { kind: 'seed', why: `.git is too large to carry into the sandbox (${what}): its history is left out and the sandbox starts a fresh repository from the files (one commit)` };
   }
   const files = await Promise.all(found.map(async (f) => ({ path: f.path, bytes: await readFile(f.abs) })));
@@ -74,7 +75,7 @@ export async function readDirGit(root: string, opts: { maxBytes?: number; maxFil
 
 /** The line the runner prints for a copied history. */
 export function copiedLine(git: Extract<DirGit, { kind: 'copy' }>): string {
-  return `kept the folder's git history: .git (${git.files.length.toLocaleString('en-US')} file${git.files.length === 1 ? '' : 's'}, ${kb(git.totalBytes)}) is in the sandbox; commits made there are not written back`;
+  return `kept the folder's git history: .git (${formatCount(git.files.length)} file${git.files.length === 1 ? '' : 's'}, ${kb(git.totalBytes)}) is in the sandbox; commits made there are not written back`;
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;

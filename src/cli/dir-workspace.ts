@@ -11,6 +11,7 @@
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Sandbox } from '../harness/ports.ts';
+import { formatCount } from '../harness/util/index.ts';
 import type { Settings } from '../harness/settings/index.ts';
 
 export const SKIPPED_DIRS = new Set(['node_modules', '.git']);
@@ -67,11 +68,11 @@ export async function loadDir(root: string, opts: { maxFileBytes?: number; maxTo
       if (rel === '.git') continue;
       const size = (await lstat(abs)).size;
       if (size > maxFile) {
-        notes.push(`skipped ${rel} (${size.toLocaleString('en-US')} bytes, over the ${maxFile.toLocaleString('en-US')}-byte cap)`);
+        notes.push(`skipped ${rel} (${formatCount(size)} bytes, over the ${formatCount(maxFile)}-byte cap)`);
         continue;
       }
       if (total + size > maxTotal) {
-        notes.push(`skipped ${rel} (the folder is over ${maxTotal.toLocaleString('en-US')} bytes in all)`);
+        notes.push(`skipped ${rel} (the folder is over ${formatCount(maxTotal)} bytes in all)`);
         continue;
       }
       const buf = await readFile(abs);

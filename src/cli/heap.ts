@@ -22,6 +22,15 @@
  * of 7–22 ms each (~100 ms CPU over the run). `cli-startup.ts --against`, old and new bundle
  * alternated at load 4–11: peak RSS median 160–164 → 143–150 MB (ranges 151–170 → 137–155).
  *
+ * When (round 7): V8 checks a hash of its flags before it accepts cached code, so any flag set at
+ * run time makes Node reject its embedded code cache for every built-in module loaded afterwards,
+ * and for the whole bootstrap of a worker thread started afterwards (measured: a handful of
+ * built-ins 6 → 15 ms, a new thread's first line 46 → 72 ms). `tuneHeapForCli` therefore only
+ * turns tuning on; the flags are set once the sandbox thread is online (`reapplyHeapTuning`, its
+ * bootstrap done with the cache), or when its sandbox falls back to this thread, and the entry
+ * loads the built-ins a run needs before that. The young generation has not grown by then (peak
+ * RSS unchanged); the 1-turn run's CPU over both threads fell ~70 ms (alternated runs, load 3–5).
+ *
  * Only the runner's entry (`cli-main.ts`) turns this on: tests that call `main` in-process keep V8's defaults.
  */
 import { setFlagsFromString } from 'node:v8';
@@ -34,13 +43,15 @@ let tuned = false;
 /** Young generation kept at its start-up size; the old one grown by 20 % over what a full GC left. */
 const HEAP_FLAGS = '--semi-space-growth-factor=1 --heap-growing-percent=20';
 
-/** Keep this thread's young generation at its current (start-up) size, and its old generation close to what is live, from now on. */
+/**
+ * Turns tuning on: this thread's young generation kept at its size, its old generation close to
+ * what is live — from the moment the sandbox thread is online (see above), not now.
+ */
 export function tuneHeapForCli(): void {
   tuned = true;
-  setFlagsFromString(HEAP_FLAGS);
 }
 
-/** Again after a worker thread came up (it reset the flag), if the runner's entry turned tuning on. */
+/** Sets the flags, if the runner's entry turned tuning on: when the sandbox thread is up (a new thread resets them), or its sandbox runs in this thread. */
 export function reapplyHeapTuning(): void {
   if (tuned) setFlagsFromString(HEAP_FLAGS);
 }

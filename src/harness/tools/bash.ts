@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { truncateHeadTail } from '../util/truncate.ts';
+import { formatCount } from '../util/count.ts';
 import { buildTool } from './tool.ts';
 import { fail } from './shared.ts';
 
@@ -66,7 +67,7 @@ Use it for things the other tools do not do: running scripts and tests, listing 
 - Every call starts in the working directory with a fresh shell: cd, variables and functions do not carry over to the next call. Chain steps with && (e.g. "cd src && ls") or use absolute paths.
 - The sandbox may be a small emulated shell: common Unix tools (ls, cat, grep, sed, awk, find, jq, diff…) exist; node, npm and git may not. If a command is not found (exit 127), try another way.
 - Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s; pass timeout (ms, at most ${BASH_MAX_TIMEOUT_MS}) for longer work. Avoid interactive commands and commands that never end (servers, watch modes).
-- Output beyond ${BASH_MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters keeps its beginning and end; narrow noisy commands (e.g. | head, | tail, grep) instead.
+- Output beyond ${formatCount(BASH_MAX_OUTPUT_CHARS)} characters keeps its beginning and end; narrow noisy commands (e.g. | head, | tail, grep) instead.
 - Quote paths that contain spaces. Give a short description of what the command does.`;
 
 const backgroundNote = `

@@ -6,3 +6,4 @@
  */
 export { basename, dirname, isInside, normalizePath, relativeTo, resolvePath } from './paths.ts';
 export { truncateHeadTail } from './truncate.ts';
+export { formatCount } from './count.ts';

@@ -8,6 +8,7 @@
  * the original it stands for, so a second cut still says the true original size ("N in all"),
  * and a note is never split in two.
  */
+import { formatCount } from './count.ts';
 
 export type Truncated = { text: string; truncated: boolean; omittedChars: number };
 
@@ -24,7 +25,7 @@ function notesIn(text: string): Note[] {
 }
 
 function noteText(omitted: number, total: number): string {
-  return `\n\n… [${omitted.toLocaleString('en-US')} characters cut from the middle; ${total.toLocaleString('en-US')} in all] …\n\n`;
+  return `\n\n… [${formatCount(omitted)} characters cut from the middle; ${formatCount(total)} in all] …\n\n`;
 }
 
 /** The length of the original a (possibly already cut) text stands for. */
