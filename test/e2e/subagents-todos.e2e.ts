@@ -4,6 +4,7 @@
  * the Todos panel follows the plan live and as it was at a stepped-back event. The lesson
  * questions stop Run exactly where the headless run puts them.
  */
+import { seriousViolations } from './axe.ts';
 import type { Page } from 'playwright-core';
 import { expect, test } from './browser.ts';
 import { activeNodes, holdAtQuestions, openApp, openTab, rows, selectScenario, stepOnce, waitForStatus } from './app.ts';
@@ -51,9 +52,12 @@ test('two parallel subagents show as nested lanes that fold, and light the agent
   expect(nestedBefore).toBeGreaterThan(50);
   const toggles = list.getByTestId('event-lane-toggle');
   expect(await toggles.count()).toBe(2);
+  // A listbox of options only, lane toggles included (axe: aria-required-children).
+  expect(await seriousViolations(page, '[data-testid="event-list"]')).toEqual([]);
   const firstChild = await list.locator('[data-testid="event-row"][data-type="run.start"]:not([data-agent="main"])').first().getAttribute('data-agent');
   await toggles.first().click();
   await expect.poll(() => list.locator(`[data-testid="event-row"][data-agent="${firstChild}"]`).count()).toBe(0);
+  expect(await toggles.first().getAttribute('aria-label')).toMatch(/^Show the lane of /);
   expect(await rows(page).count()).toBeLessThan(all);
   await toggles.first().click();
   await expect.poll(() => rows(page).count()).toBe(all);
