@@ -64,3 +64,16 @@ test('a long run: every tool result and input that scrolls takes keyboard focus,
   await page.keyboard.press('PageDown');
   await expect.poll(() => long.evaluate((el) => el.scrollTop)).toBeGreaterThan(before);
 });
+
+test('the permission dialog, open over a waiting run, has no serious or critical violations in either theme', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('scenario-picker').selectOption('ask-permission');
+  await page.getByTestId('btn-run').click();
+  await page.getByTestId('permission-dialog').waitFor();
+  // The page follows the system's scheme while the person has not picked one: both themes, dialog open.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe(scheme);
+    expect(await seriousViolations(page), scheme).toEqual([]);
+  }
+});

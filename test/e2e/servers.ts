@@ -84,24 +84,15 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, 
   throw new Error(`server did not answer ${url} within ${timeoutMs} ms (last: ${lastError}):\n${output()}`);
 }
 
-/**
- * `vite preview` of a built app directory (`outDir`, default dist/) on 127.0.0.1, resolved once
- * it answers HTTP. It runs with the project's vite.config.ts, so the preview headers apply;
- * `compress: false` (the e2e tests) sends responses uncompressed (see vite.preview.config.ts).
- */
-export async function startVitePreview(repoRoot: string, outDir = 'dist', options: { compress?: boolean } = {}): Promise<ServerProcess> {
+/** Start Vite (`vite.js` with `args`) on a free loopback port; resolved once it answers HTTP. */
+async function startVite(repoRoot: string, args: (port: number) => string[], timeoutMs: number): Promise<ServerProcess> {
   const port = await freePort();
   const viteBin = `${repoRoot}/node_modules/vite/bin/vite.js`;
-  const config = options.compress === false ? ['--config', 'test/e2e/vite.preview.config.ts'] : [];
-  const { child, output } = startDetached(
-    process.execPath,
-    [viteBin, 'preview', ...config, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', outDir],
-    repoRoot,
-  );
+  const { child, output } = startDetached(process.execPath, [viteBin, ...args(port)], repoRoot);
   const url = `http://127.0.0.1:${port}`;
   const stop = stopper(child);
   try {
-    await waitForHttp(`${url}/`, child, 30_000, output);
+    await waitForHttp(`${url}/`, child, timeoutMs, output);
   } catch (err) {
     await stop();
     throw err;
@@ -110,23 +101,22 @@ export async function startVitePreview(repoRoot: string, outDir = 'dist', option
 }
 
 /**
+ * `vite preview` of a built app directory (`outDir`, default dist/) on 127.0.0.1, resolved once
+ * it answers HTTP. It runs with the project's vite.config.ts, so the preview headers apply;
+ * `compress: false` (the e2e tests) sends responses uncompressed (see vite.preview.config.ts).
+ */
+export function startVitePreview(repoRoot: string, outDir = 'dist', options: { compress?: boolean } = {}): Promise<ServerProcess> {
+  const config = options.compress === false ? ['--config', 'test/e2e/vite.preview.config.ts'] : [];
+  return startVite(repoRoot, (port) => ['preview', ...config, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', outDir], 30_000);
+}
+
+/**
  * `vite` (the dev server `npm run dev` starts) on 127.0.0.1, resolved once it answers HTTP.
  * `--force` re-runs dependency pre-bundling with the current config, as on a fresh clone (a cache
  * from an older config would hide a pre-bundling problem).
  */
-export async function startViteDev(repoRoot: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const viteBin = `${repoRoot}/node_modules/vite/bin/vite.js`;
-  const { child, output } = startDetached(process.execPath, [viteBin, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], repoRoot);
-  const url = `http://127.0.0.1:${port}`;
-  const stop = stopper(child);
-  try {
-    await waitForHttp(`${url}/`, child, 60_000, output);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { url, output, stop };
+export function startViteDev(repoRoot: string): Promise<ServerProcess> {
+  return startVite(repoRoot, (port) => ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], 60_000);
 }
 
 /**
