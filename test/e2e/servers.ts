@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '../fixtures/free-port.ts';
 
 /**
@@ -28,12 +31,12 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-function startDetached(command: string, args: string[], cwd: string): { child: ChildProcess; output: () => string } {
+function startDetached(command: string, args: string[], cwd: string, env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
   const child = spawn(command, args, {
     cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...env },
   });
   running.add(child);
   const lines: string[] = [];
@@ -85,12 +88,16 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, 
 }
 
 /** Start Vite (`vite.js` with `args`) on a free loopback port; resolved once it answers HTTP. */
-async function startVite(repoRoot: string, args: (port: number) => string[], timeoutMs: number): Promise<ServerProcess> {
+async function startVite(repoRoot: string, args: (port: number) => string[], timeoutMs: number, env: Record<string, string> = {}, cleanup = () => {}): Promise<ServerProcess> {
   const port = await freePort();
   const viteBin = `${repoRoot}/node_modules/vite/bin/vite.js`;
-  const { child, output } = startDetached(process.execPath, [viteBin, ...args(port)], repoRoot);
+  const { child, output } = startDetached(process.execPath, [viteBin, ...args(port)], repoRoot, env);
   const url = `http://127.0.0.1:${port}`;
-  const stop = stopper(child);
+  const stopChild = stopper(child);
+  const stop = async () => {
+    await stopChild();
+    cleanup();
+  };
   try {
     await waitForHttp(`${url}/`, child, timeoutMs, output);
   } catch (err) {
@@ -113,10 +120,13 @@ export function startVitePreview(repoRoot: string, outDir = 'dist', options: { c
 /**
  * `vite` (the dev server `npm run dev` starts) on 127.0.0.1, resolved once it answers HTTP.
  * `--force` re-runs dependency pre-bundling with the current config, as on a fresh clone (a cache
- * from an older config would hide a pre-bundling problem).
+ * from an older config would hide a pre-bundling problem), into a cache folder of its own
+ * (`vite.dev.config.ts`), removed when it stops.
  */
 export function startViteDev(repoRoot: string): Promise<ServerProcess> {
-  return startVite(repoRoot, (port) => ['--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'], 60_000);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'hp-e2e-vite-cache-'));
+  const args = (port: number) => ['--config', 'test/e2e/vite.dev.config.ts', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--force'];
+  return startVite(repoRoot, args, 60_000, { HP_E2E_VITE_CACHE: cacheDir }, () => rmSync(cacheDir, { recursive: true, force: true }));
 }
 
 /**
