@@ -72,6 +72,19 @@ describe('what is compared', () => {
     expect(sameResult(toRecordedResult(a, false), { content: b, isError: false })).toBe(true);
   });
 
+  it('ignores a commit hash that happens to be all digits where git prints one, but not a changed number', () => {
+    const pairs: Array<[string, string]> = [
+      ['[main f2427d5] Fix totalValue\n 1 file changed', '[main 1778499] Fix totalValue\n 1 file changed'],
+      ['[main (root-commit) 0a1b2c3] init', '[main (root-commit) 0123456] init'],
+      ['commit 9f8e7d6c5b4a39281706f5e4d3c2b1a098765432\nAuthor: A', 'commit 1234567890123456789012345678901234567890\nAuthor: A'],
+      ['1a2b3c4 fix\n5e6f7a8 init', '1234567 fix\n7654321 init'],
+      ['Updating 1a2b3c4..5e6f7a8\nFast-forward', 'Updating 1234567..7654321\nFast-forward'],
+      ['HEAD is now at 1a2b3c4 fix', 'HEAD is now at 1234567 fix'],
+    ];
+    for (const [recorded, now] of pairs) expect(normaliseResult(now), now).toBe(normaliseResult(recorded));
+    expect(normaliseResult('wrote 1234567 bytes')).not.toBe(normaliseResult('wrote 7654321 bytes'));
+  });
+
   it('still tells different text, a different error flag and a long result that changed', () => {
     const rec = toRecordedResult('PASS: total is 60', false);
     expect(sameResult(rec, { content: 'FAIL: expected 60, got -60', isError: false })).toBe(false);

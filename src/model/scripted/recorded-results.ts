@@ -26,6 +26,15 @@ const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?)\b/g;
 const TIMING_FIELD = /\b((?:duration|elapsed|time)(?:_?ms)?["']?\s*[:=]?\s*)\d+(?:\.\d+)?/gi;
 /** Git object names (commit hashes change with the clock); a run of hex with both digits and letters. */
 const HEX_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g;
+/**
+ * An object name where git prints one, even when it happens to be all digits (about one short
+ * hash in 27 is, so a run that commits failed one replay in 27): `[main 1778499] msg`,
+ * `[main (root-commit) 0123456]`, `commit <oid>`, `HEAD is now at <oid>`, `Updating a..b`, the
+ * first word of a `git log --oneline` line, and any full 40-digit name. A bare number elsewhere
+ * still counts, so a changed count is still a divergence.
+ */
+const GIT_OID_IN_PLACE =
+  /(?<=\[[^\]\s]+ (?:\(root-commit\) )?|\bcommit |\bHEAD is now at |\bUpdating |[0-9a-f<>]\.\.\.?)[0-9a-f]{7,40}\b|^[0-9a-f]{7,12}(?= )|\b[0-9a-f]{40}\b/gm;
 
 /** The text of a result block, whichever shape its content has. */
 export function resultText(block: Pick<ToolResultBlock, 'content'>): string {
@@ -54,6 +63,7 @@ export function normaliseResult(text: string): string {
     .replace(TIMING_FIELD, '$1<duration>')
     .replace(DURATION, '<duration>')
     .replace(HEX_ID, '<hex>')
+    .replace(GIT_OID_IN_PLACE, '<hex>')
     .split('\n')
     .map((line) => line.replace(/[ \t]+/g, ' ').trimEnd())
     .join('\n')
