@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
-import { buildFaultsCli, startCli } from './cli-fixture.ts';
+import { startCli } from './cli-fixture.ts';
 
 const KEY = 'sk-ant-test-faults-0123456789';
 let server: FakeAnthropicServer;
@@ -25,12 +25,11 @@ function bigFolder(files: number): string {
 }
 
 beforeAll(async () => {
-  await buildFaultsCli();
   server = await startFakeAnthropicServer({
     turns: [{ content: [{ type: 'tool_use', name: 'bash', input: { command: 'echo edited > a.txt' } }] }, { content: [{ type: 'text', text: 'done' }] }],
     requireApiKey: KEY,
   });
-}, 120_000);
+});
 afterAll(async () => {
   await server.close();
 });

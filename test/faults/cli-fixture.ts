@@ -1,18 +1,12 @@
 /**
- * The bundled headless runner for the fault tests, built once into its own folder (so it never
- * races another test file's rebuild of dist-cli/), and spawned with stderr watched line by line:
- * a test acts when a marker appears, never after a sleep.
+ * The bundled headless runner for the fault tests — the one the global setup builds once per test
+ * run (test/helpers/build-cli-once.ts) — spawned with stderr watched line by line: a test acts
+ * when a marker appears, never after a sleep. (Each fault file once rebuilt a copy of its own in
+ * a `beforeAll`, into one shared folder: when two files ran at once, one deleted the chunks the
+ * other's runner was still loading, and that run ended with exit 1.)
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
-import { buildCli } from '../../scripts/build-cli.mjs';
-
-export const FAULTS_CLI_DIR = join(process.cwd(), 'node_modules', '.cache', 'hp-cli-faults');
-const bundle = join(FAULTS_CLI_DIR, 'harness.mjs');
-
-export async function buildFaultsCli(): Promise<void> {
-  await buildCli({ quiet: true, outdir: FAULTS_CLI_DIR });
-}
+import { CLI_BUNDLE as bundle } from '../../scripts/build-cli.mjs';
 
 export type Running = {
   child: ChildProcessWithoutNullStreams;

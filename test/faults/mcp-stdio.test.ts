@@ -16,7 +16,7 @@ import { createMcpConnector } from '../../src/mcp/connector.ts';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 import { ofType } from '../helpers/events.ts';
 import { runCliInProcess, traceEvents } from '../helpers/cli.ts';
-import { buildFaultsCli, startCli } from './cli-fixture.ts';
+import { startCli } from './cli-fixture.ts';
 
 const KEY = 'sk-ant-test-mcp-stdio-0123456789';
 const SERVER = resolve('test/fixtures/stdio-mcp-server.mjs');
@@ -136,10 +136,6 @@ describe('headless: stdio MCP servers', { timeout: 120_000 }, () => {
 });
 
 describe('Stop (Ctrl-C) with a stdio call pending', { timeout: 120_000 }, () => {
-  beforeAll(async () => {
-    await buildFaultsCli();
-  }, 120_000);
-
   it('exits 130, the call says interrupted, and the server process is ended', async () => {
     model.setTurns([{ content: [{ type: 'tool_use', name: 'mcp__mine__hang', input: {} }] }, { content: [{ type: 'text', text: 'never asked' }] }]);
     const mark = join(mkdtempSync(join(tmpdir(), 'hp-mark-')), 'started');
