@@ -13,10 +13,13 @@
  *   the cold page, and on the reloaded page once it has settled.
  * `--dist <dir>` may be given more than once (e.g. main's build and yours): the builds' rounds
  * alternate in one browser, so a before/after pair sees the same machine load.
+ * Each round also loads a one-button page (a module script that adds an enabled Step button, served
+ * the same way): the floor — what a fresh profile costs this machine's Chromium before any of our
+ * code — so the app's figures read as "floor + ours".
  * Targets (issue 23): usable under 1 s on a quiet machine, first Step ≤ 150 ms. Printed, not asserted.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -135,23 +138,50 @@ async function round(browser: Browser, url: string, out: Samples): Promise<void>
   await context.close();
 }
 
+/** The floor: a page whose only script adds an enabled Step button (a build of nothing but that). */
+function oneButtonDist(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hp-floor-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>floor</title><script type="module" src="/assets/index.js"></script></head><body></body></html>');
+  writeFileSync(
+    join(dir, 'assets', 'index.js'),
+    "const b = document.createElement('button'); b.dataset.testid = 'btn-step'; b.textContent = 'Step'; document.body.append(b);",
+  );
+  return dir;
+}
+
+/** Time-to-usable of the one-button page in a fresh profile. */
+async function floorRound(browser: Browser, url: string, out: number[]): Promise<void> {
+  const context = await freshContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  out.push(await timeToUsable(page));
+  await context.close();
+}
+
 async function main(): Promise<void> {
   for (const d of DISTS) if (!existsSync(join(d, 'index.html'))) throw new Error(`No ${d}/index.html: run \`npx vite build\` first (this bench builds nothing).`);
   const executablePath = chromiumPath('desktop');
   if (!executablePath) throw new Error('Chromium not found: install it (apt-get install chromium) or set CHROMIUM_PATH.');
   const servers = [];
   for (const d of DISTS) servers.push(await startVitePreview(ROOT, d));
+  const floorDist = oneButtonDist();
+  const floorServer = await startVitePreview(ROOT, floorDist);
+  const floor: number[] = [];
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
   const samples: Samples[] = DISTS.map(() => ({ paint: [], cold: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [] }));
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       for (let k = 0; k < DISTS.length; k++) await round(browser, servers[k]!.url, samples[k]!);
+      await floorRound(browser, floorServer.url, floor);
       loads.push(loadavg()[0]!);
     }
   } finally {
     await browser.close();
     for (const s of servers) await s.stop();
+    await floorServer.stop();
+    rmSync(floorDist, { recursive: true, force: true });
   }
   console.log(`\nFirst screen (vite preview, Chromium, median of ${RUNS} fresh profiles per build, builds alternated; load average ${loads.map((l) => l.toFixed(2)).join(', ')})`);
   DISTS.forEach((dist, k) => {
@@ -168,6 +198,7 @@ async function main(): Promise<void> {
     console.log(row('first Step clicked at usable, cold (click → first event row)', s.stepAtUsable));
     console.log(row('first Step, warm page settled (click → first event row)', s.step));
   });
+  console.log(`\n${row('floor: a one-button page, cold time-to-usable (Chromium alone, same server)', floor)}`);
   console.log('\nTargets: usable < 1000 ms on a quiet machine; first Step ≤ 150 ms; no heavy package in the entry. Printed, not asserted.');
 }
 

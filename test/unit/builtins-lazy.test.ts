@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { firstBuiltinDoc } from '../../src/scenarios/library/first.ts';
 import { builtinDocs } from '../../src/scenarios/library/index.ts';
 import { builtins } from '../../src/ui/state/builtins.svelte.ts';
-import { ScenarioLibrary } from '../../src/ui/state/library.svelte.ts';
+import { builtinScenarioOf, ScenarioLibrary } from '../../src/ui/state/library.svelte.ts';
 import { courseLessons } from '../../src/scenarios/course-lessons.ts';
 import { courseLessons as allCourseLessons } from '../../src/scenarios/course.ts';
 
@@ -31,5 +31,18 @@ describe('the built-ins load after the first screen', () => {
     library.setBuiltins(builtinDocs);
     expect(library.entries.map((e) => e.scenario.id)).toEqual([...builtinDocs.map((d) => d.id), outside.scenario.id]);
     expect(library.find('from-a-link')?.origin).toBe('link');
+  });
+
+  it('a built-in entry is its runnable scenario, the same object each time it is asked for, and a link still cannot take its id', () => {
+    const library = new ScenarioLibrary(builtinDocs);
+    const entry = library.find(builtinDocs[2]!.id)!;
+    expect(entry.origin).toBe('builtin');
+    expect(entry.scenario).toEqual(builtinScenarioOf(builtinDocs[2]!));
+    // Made once: a run started from it and the picker see one object, as when it was made eagerly.
+    expect(library.find(builtinDocs[2]!.id)!.scenario).toBe(entry.scenario);
+    expect(library.entries.map((e) => e.v1.id)).toEqual(builtinDocs.map((d) => d.id));
+    const posing = library.add({ ...builtinDocs[2]! }, 'link');
+    expect(posing.scenario.id).toBe(`${builtinDocs[2]!.id}-link`);
+    expect(library.find(builtinDocs[2]!.id)!.origin).toBe('builtin');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount } from '../../src/harness/util/count.ts';
+import { fmtInt } from '../../src/ui/lib/format.ts';
 
 describe('formatCount', () => {
   it("prints what toLocaleString('en-US') prints for integers", () => {
@@ -9,5 +10,9 @@ describe('formatCount', () => {
   });
   it('falls back to toLocaleString for non-integers and huge or non-finite numbers', () => {
     for (const n of [1.5, -1234.5678, 1e21, Number.NaN, Infinity, -0]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+  });
+  it("the page's fmtInt is it (no ICU on the first screen)", () => {
+    expect(fmtInt).toBe(formatCount);
+    expect(fmtInt(13_407)).toBe('13,407');
   });
 });

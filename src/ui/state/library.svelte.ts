@@ -21,6 +21,22 @@ export function builtinScenarioOf(v1: ScenarioV1): Scenario {
 }
 
 /**
+ * A built-in's entry. Its runnable copy is made the first time something asks for it (the one
+ * picked, the one run), not for all 49 the moment the library arrives: those copies were ~23 ms of
+ * a cold first screen's main thread. The picker reads `v1`, which is the same id and title.
+ */
+function builtinEntry(v1: ScenarioV1): LibraryEntry {
+  let scenario: Scenario | undefined;
+  return {
+    origin: 'builtin',
+    v1,
+    get scenario() {
+      return (scenario ??= builtinScenarioOf(v1));
+    },
+  };
+}
+
+/**
  * `scenario` is what runs (its first prompt, in the v0 shape `prepareRun` takes); `v1` is the
  * whole document — every prompt, the recorded model, the lesson (notes, questions, breakpoints).
  */
@@ -35,7 +51,7 @@ export class ScenarioLibrary {
 
   /** The built-ins as whole documents (lessons and every prompt included). */
   constructor(builtins: readonly ScenarioV1[]) {
-    this.entries = builtins.map((v1) => ({ scenario: builtinScenarioOf(v1), origin: 'builtin', v1 }));
+    this.entries = builtins.map(builtinEntry);
   }
 
   /**
@@ -44,12 +60,12 @@ export class ScenarioLibrary {
    * `add` already renamed it if the built-in was known, and the built-in wins the picker either way).
    */
   setBuiltins(builtins: readonly ScenarioV1[]): void {
-    const outside = this.entries.filter((e) => e.origin !== 'builtin' && !builtins.some((d) => d.id === e.scenario.id));
-    this.entries = [...builtins.map((v1): LibraryEntry => ({ scenario: builtinScenarioOf(v1), origin: 'builtin', v1 })), ...outside];
+    const outside = this.entries.filter((e) => e.origin !== 'builtin' && !builtins.some((d) => d.id === e.v1.id));
+    this.entries = [...builtins.map(builtinEntry), ...outside];
   }
 
   find(id: string): LibraryEntry | undefined {
-    return this.entries.find((e) => e.scenario.id === id);
+    return this.entries.find((e) => e.v1.id === id);
   }
 
   /**
@@ -59,11 +75,11 @@ export class ScenarioLibrary {
   add(doc: Scenario | ScenarioV1, origin: Exclude<ScenarioOrigin, 'builtin'>): LibraryEntry {
     const base = doc.version === 1 ? doc : fromV0(doc);
     let id = base.id;
-    const taken = (candidate: string) => this.entries.some((e) => e.scenario.id === candidate && e.origin === 'builtin');
+    const taken = (candidate: string) => this.entries.some((e) => e.v1.id === candidate && e.origin === 'builtin');
     for (let n = 1; taken(id); n++) id = `${base.id}-${origin}${n > 1 ? `-${n}` : ''}`;
     const v1 = id === base.id ? base : { ...base, id };
     const entry: LibraryEntry = { scenario: toRunnableScenario(v1, 0), origin, v1 };
-    this.entries = [...this.entries.filter((e) => e.origin === 'builtin' || e.scenario.id !== id), entry];
+    this.entries = [...this.entries.filter((e) => e.origin === 'builtin' || e.v1.id !== id), entry];
     return entry;
   }
 
