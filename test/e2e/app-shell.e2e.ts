@@ -1,5 +1,5 @@
 import { expect, expectNoConsoleErrors, test } from './browser.ts';
-import { openApp, rows, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { openApp, openTab, rows, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 test('the app loads with no console errors and shows the empty state', async ({ page }) => {
   await openApp(page);
@@ -47,4 +47,20 @@ test('a reload in the middle of a run does not crash the app', async ({ page }) 
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
   expect(await rows(page).count()).toBeGreaterThan(3);
+});
+
+test('hidden tabs the first screen would only mount load when first opened, then stay mounted with their state', async ({ page }) => {
+  await openApp(page);
+  // Nothing of them is in the page until their tab opens (the first screen does not pay for them).
+  for (const id of ['stepper', 'hooks', 'sessions', 'todos']) expect(await page.locator(`#tabpanel-${id} *`).count(), id).toBe(0);
+  await openTab(page, 'stepper');
+  const breakpoints = page.locator('#tabpanel-stepper [data-testid="breakpoints"]');
+  await breakpoints.waitFor();
+  // Mark the mounted panel, go elsewhere and back: the same element, not a fresh mount.
+  await breakpoints.evaluate((el) => ((el as HTMLElement & { seen?: boolean }).seen = true));
+  await openTab(page, 'hooks');
+  await page.locator('#tabpanel-hooks [data-testid="hooks-timeline"]').waitFor();
+  await openTab(page, 'stepper');
+  expect(await breakpoints.evaluate((el) => (el as HTMLElement & { seen?: boolean }).seen === true)).toBe(true);
+  expectNoConsoleErrors(page);
 });

@@ -128,6 +128,9 @@ export async function openTab(page: Page, name: string): Promise<void> {
   if ((await sw.getAttribute('aria-pressed')) !== 'true') await sw.click();
   await page.getByTestId(`tab-${name}`).click();
   await expect.poll(() => page.getByTestId(`tab-${name}`).getAttribute('aria-selected')).toBe('true');
+  // A panel loaded on first open (LazyPanel) is there before the test looks into it: a count of
+  // its rows read while it still said "Loading…" would be a zero that proves nothing.
+  await expect.poll(() => page.locator(`#tabpanel-${name} [data-testid="panel-loading"]`).count()).toBe(0);
 }
 
 /** Open Settings if the settings controls are not on screen yet. */
