@@ -85,6 +85,14 @@ describe('what is compared', () => {
     expect(normaliseResult('wrote 1234567 bytes')).not.toBe(normaliseResult('wrote 7654321 bytes'));
   });
 
+  it('ignores the date `date` and `git log` print, so a replay on another day is faithful', () => {
+    const recorded = 'Thu Dec  3 22:10:07 UTC 2026\ncommit 9f8e7d6c5b4a39281706f5e4d3c2b1a098765432\nAuthor: Sandbox User <user@sandbox.local>\nDate:   Thu Dec 3 22:10:07 2026 +0000\n\n    x';
+    const now = 'Sat Dec  5 05:24:58 UTC 2026\ncommit 1234567890123456789012345678901234567890\nAuthor: Sandbox User <user@sandbox.local>\nDate:   Sat Dec 5 05:25:02 2026 +0000\n\n    x';
+    expect(normaliseResult(now)).toBe(normaliseResult(recorded));
+    // Someone else's commit is still a different result.
+    expect(normaliseResult(now.replace('Sandbox User', 'Another'))).not.toBe(normaliseResult(recorded));
+  });
+
   it('still tells different text, a different error flag and a long result that changed', () => {
     const rec = toRecordedResult('PASS: total is 60', false);
     expect(sameResult(rec, { content: 'FAIL: expected 60, got -60', isError: false })).toBe(false);

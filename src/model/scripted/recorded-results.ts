@@ -4,7 +4,7 @@
  * writes them) and the scripted client (which checks them), so both sides agree on what counts.
  *
  * What is compared is normalised first, so a faithful replay never raises a false alarm: tool
- * ids (`toolu_…` differ between a live run and its replay), durations and clock times, git
+ * ids (`toolu_…` differ between a live run and its replay), durations, clock times and dates, git
  * object names, and whitespace (trailing spaces, CRLF, runs of blank lines) do not count.
  */
 import type { ReplayDivergence } from '../../harness/leaf-types.ts';
@@ -20,6 +20,11 @@ export const RECORDED_HEAD_CHARS = 400;
 
 const TOOL_ID = /\btoolu_[A-Za-z0-9_]+/g;
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
+/**
+ * A date as `date` prints it (`Sat Dec  5 05:24:58 UTC 2026`) and as `git log` and `git show` do
+ * (`Sat Dec 5 05:25:02 2026 +0000`): a replay on another day must not read as a divergence.
+ */
+const WEEKDAY_DATE = /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} \d{1,2}:\d{2}:\d{2}(?: [A-Z]{2,5})? \d{4}(?: [+-]\d{4})?/g;
 const CLOCK_TIME = /\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g;
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?)\b/g;
 /** A number after a timing key: node --test's `duration_ms: 27.254`, `# duration_ms 395.000`, `elapsed=3`. */
@@ -30,8 +35,9 @@ const HEX_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g;
  * An object name where git prints one, even when it happens to be all digits (about one short
  * hash in 27 is, so a run that commits failed one replay in 27): `[main 1778499] msg`,
  * `[main (root-commit) 0123456]`, `commit <oid>`, `HEAD is now at <oid>`, `Updating a..b`, the
- * first word of a `git log --oneline` line, and any full 40-digit name. A bare number elsewhere
- * still counts, so a changed count is still a divergence.
+ * first word of a `git log --oneline` line (so a 7–12 digit number opening a line followed by a
+ * space is taken for one too), and any full 40-digit name. A number anywhere else still counts,
+ * so a changed count is still a divergence.
  */
 const GIT_OID_IN_PLACE =
   /(?<=\[[^\]\s]+ (?:\(root-commit\) )?|\bcommit |\bHEAD is now at |\bUpdating |[0-9a-f<>]\.\.\.?)[0-9a-f]{7,40}\b|^[0-9a-f]{7,12}(?= )|\b[0-9a-f]{40}\b/gm;
@@ -59,6 +65,7 @@ export function normaliseResult(text: string): string {
     .replace(/\r\n?/g, '\n')
     .replace(TOOL_ID, 'toolu_<id>')
     .replace(ISO_TIME, '<time>')
+    .replace(WEEKDAY_DATE, '<time>')
     .replace(CLOCK_TIME, '<time>')
     .replace(TIMING_FIELD, '$1<duration>')
     .replace(DURATION, '<duration>')
