@@ -6,9 +6,12 @@
  * both the probe and the compiled path; parsing stays correct, only a little slower.
  *
  * zod keeps its configuration on `globalThis.__zod_globalConfig` (what `z.config` writes to): set
- * the flag there without importing zod, so the first screen does not carry zod (it loads with the
- * harness, on demand). In the production build `index.html` also loads `public/zod-jitless.js`, a
- * classic script that sets the same flag before any module runs.
+ * the flag there without importing zod. Being `main.ts`'s first import (and importing nothing), this
+ * module runs before any other: in `vite dev` by ES module order, and in the build because the
+ * first screen is one chunk (`vite.config.ts`), in which modules keep their order — zod's code
+ * comes after this. (It was a classic script in `index.html` while the first screen was ~30 chunks
+ * whose shared ones ran before the entry's body; that cost a request before the entry could load.)
+ * The devkit e2e test checks that start-up reports no CSP violation.
  */
 const g = globalThis as { __zod_globalConfig?: Record<string, unknown> };
 g.__zod_globalConfig = Object.assign(g.__zod_globalConfig ?? {}, { jitless: true });

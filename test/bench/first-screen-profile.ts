@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
 import { startVitePreview } from '../e2e/servers.ts';
+import { timeToUsable, watchUsable } from './usable-timing.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
@@ -82,14 +83,14 @@ async function main(): Promise<void> {
   try {
     for (let r = 0; r < RUNS; r++) {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await watchUsable(context);
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
       await page.goto(`${server.url}/`);
-      const at = await page.waitForFunction(() => ((document.querySelector('[data-testid="btn-step"]') as HTMLButtonElement | null)?.disabled === false ? performance.now() : 0), undefined, { polling: 'raf', timeout: 60_000 });
-      usable.push((await at.jsonValue()) as number);
+      usable.push(await timeToUsable(page));
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
       await context.close();
       const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -5,9 +5,10 @@
  * browser profiles:
  * - the entry's size: the entry chunk and every chunk it imports statically, raw and gzip, and
  *   which heavy packages (zod, yaml, re2js, the loop, the MCP SDK) it carries (`entry-closure.ts`);
- * - first paint (first-contentful-paint) and cold time-to-usable: navigation start to the Step
- *   button enabled, empty HTTP cache and storage; with the CPU time the browser's processes
- *   spent on it (what every e2e test pays per fresh page) and the page's script time;
+ * - first paint (first-contentful-paint) and cold time-to-usable: navigation start to the first
+ *   animation frame with the Step button enabled (`usable-timing.ts`), empty HTTP cache and
+ *   storage; with the CPU time the browser's processes spent on it (what every e2e test pays per
+ *   fresh page) and the page's script time;
  * - warm time-to-usable: the same after a reload (HTTP cache full);
  * - first Step: the click to the first event row on screen, clicked the moment Step is enabled on
  *   the cold page, and on the reloaded page once it has settled.
@@ -25,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
 import { firstStep } from './first-step-timing.ts';
+import { timeToUsable, watchUsable } from './usable-timing.ts';
 import { startVitePreview } from '../e2e/servers.ts';
 import { entryClosure } from './entry-closure.ts';
 
@@ -34,21 +36,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DISTS = process.argv.flatMap((a, i) => (a === '--dist' && process.argv[i + 1] ? [resolve(process.argv[i + 1]!)] : []));
 if (DISTS.length === 0) DISTS.push(join(ROOT, 'dist'));
 const RUNS = Number(process.env.FIRST_SCREEN_RUNS ?? 3);
-
-/**
- * Navigation start to the Step button enabled, read in the page at the first animation frame that
- * shows it enabled (the frame a visitor could click in). The timestamp is the page's own: an
- * earlier version read `performance.now()` in a second round trip after the wait returned, which
- * added the test process's latency (100–200 ms on a loaded 2-core machine) to every sample.
- */
-async function timeToUsable(page: Page): Promise<number> {
-  const handle = await page.waitForFunction(
-    () => ((document.querySelector('[data-testid="btn-step"]') as HTMLButtonElement | null)?.disabled === false ? performance.now() : 0),
-    undefined,
-    { polling: 'raf', timeout: 60_000 },
-  );
-  return (await handle.jsonValue()) as number;
-}
 
 /**
  * Navigation start to the first contentful paint (what the person first sees). Read through a
@@ -108,7 +95,11 @@ const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median
 type Samples = { paint: number[]; cold: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[] };
 
 /** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
-const freshContext = (browser: Browser): Promise<BrowserContext> => browser.newContext({ viewport: { width: 1440, height: 900 } });
+async function freshContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await watchUsable(context);
+  return context;
+}
 
 /** One round on one build: a cold load (timed, with its CPU), Step at usable; a warm reload, settled, Step. */
 async function round(browser: Browser, url: string, out: Samples): Promise<void> {
