@@ -5,6 +5,7 @@
  * browser profiles:
  * - the entry's size: the entry chunk and every chunk it imports statically, raw and gzip, and
  *   which heavy packages (zod, yaml, re2js, the loop, the MCP SDK) it carries (`entry-closure.ts`);
+ * - when the entry's modules have run and the app is mounted (`main.ts`'s User Timing marks);
  * - first paint (first-contentful-paint) and cold time-to-usable: navigation start to the first
  *   animation frame with the Step button enabled (`usable-timing.ts`), empty HTTP cache and
  *   storage; with the CPU time the browser's processes spent on it (what every e2e test pays per
@@ -92,7 +93,7 @@ const median = (xs: number[]) => {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median(xs).toFixed(0)} ${unit}  [${xs.map((x) => x.toFixed(0)).join(', ')}] |`;
 
-type Samples = { paint: number[]; cold: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[] };
+type Samples = { evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[] };
 
 /** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
 async function freshContext(browser: Browser): Promise<BrowserContext> {
@@ -114,6 +115,9 @@ async function round(browser: Browser, url: string, out: Samples): Promise<void>
   const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
   out.coldScript.push((metrics.find((m) => m.name === 'ScriptDuration')?.value ?? Number.NaN) * 1000);
   out.paint.push(await firstPaint(page1));
+  const marks = (await page1.evaluate(`Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))`)) as Record<string, number>;
+  out.evaluated.push(marks['hp:modules-evaluated'] ?? Number.NaN);
+  out.mounted.push(marks['hp:mounted'] ?? Number.NaN);
   // Step clicked the moment it is enabled (it may wait for what loads at idle, with "Loading the harness…").
   out.stepAtUsable.push(await firstStep(page1));
   await first.close();
@@ -160,7 +164,7 @@ async function main(): Promise<void> {
   const floorServer = await startVitePreview(ROOT, floorDist);
   const floor: number[] = [];
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  const samples: Samples[] = DISTS.map(() => ({ paint: [], cold: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [] }));
+  const samples: Samples[] = DISTS.map(() => ({ evaluated: [], mounted: [], paint: [], cold: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [] }));
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -181,6 +185,8 @@ async function main(): Promise<void> {
     console.log(`\n${dist}`);
     console.log(`| entry (static closure) | ${size.files.length} chunks, ${kb(size.raw)} raw, ${kb(size.gzip)} gzip |`);
     console.log(`| heavy packages in the entry | ${size.heavy.length ? size.heavy.join(', ') : 'none'} |`);
+    console.log(row('cold: the entry’s modules evaluated (mark hp:modules-evaluated)', s.evaluated));
+    console.log(row('cold: the app mounted (mark hp:mounted)', s.mounted));
     console.log(row('cold first paint (FCP)', s.paint));
     console.log(row('cold time-to-usable (Step enabled)', s.cold));
     console.log(row('cold load, browser CPU to usable (all processes)', s.coldCpu));
