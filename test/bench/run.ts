@@ -53,9 +53,16 @@ async function measure(turns: number): Promise<Row> {
 }
 
 async function main(): Promise<void> {
-  await measure(10); // warm up the JIT and just-bash
-  const rows: Row[] = [];
-  for (const n of [10, 100, 1000]) rows.push(await measure(n));
+  // The first run in a fresh process pays for V8 compiling and optimising the loop, the pipeline and
+  // just-bash: ~5× a warm 10-turn run (round 9: 29 ms vs 6 ms). Reported apart, so the table is the
+  // steady state — what the issue's "10 turns: 2.8 ms/turn vs 1.1 before" was (the code to warm up grew).
+  const cold = await measure(10);
+  for (let i = 0; i < 30; i++) await measure(10);
+  const tens: Row[] = [];
+  for (let i = 0; i < 15; i++) tens.push(await measure(10));
+  tens.sort((a, b) => a.ms - b.ms);
+  const rows: Row[] = [tens[Math.floor(tens.length / 2)]!];
+  for (const n of [100, 1000]) rows.push(await measure(n));
   const base = rows[0]!.ms / rows[0]!.turns;
   const pad = (s: string, n: number) => s.padStart(n);
   console.log('Harness overhead per turn (scripted model, just-bash, one read tool call per turn)\n');
@@ -66,7 +73,8 @@ async function main(): Promise<void> {
       `${pad(String(r.turns), 6)} ${pad(String(r.messages), 9)} ${pad(String(r.events), 8)} ${pad(r.ms.toFixed(1), 10)} ${pad(per.toFixed(3), 9)} ${pad((per / base).toFixed(2), 10)} ${pad(((per * 1000) / r.messages).toFixed(2), 12)}`,
     );
   }
-  console.log('\nEach turn runs the context pipeline and the simulated prompt cache over the whole history, so');
+  console.log(`\nThe 10-turn row is the median of 15 runs after 30 warm-up runs; the first 10-turn run of this process (JIT cold) took ${cold.ms.toFixed(1)} ms (${(cold.ms / cold.turns).toFixed(3)} ms/turn).`);
+  console.log('Each turn runs the context pipeline and the simulated prompt cache over the whole history, so');
   console.log('ms/turn grows with the history; a flat or falling µs/turn/msg column means no worse than linear.');
   console.log('The five layers keep the history itself bounded in long sessions (see the context bench below).\n');
 }
