@@ -31,6 +31,35 @@ describe('git init, add, commit, status', () => {
     expect((await sh(sb, 'git rev-parse --abbrev-ref HEAD')).stdout).toBe('main\n');
   });
 
+  it('-q / --quiet: init, checkout, switch, rm, reset, restore and merge say nothing on success, as git does; a failure still speaks', async () => {
+    const sb = await createJustBashSandbox({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n' }, env: { GIT_AUTHOR_NAME: 'Test Author', GIT_AUTHOR_EMAIL: 'test@example.com' } });
+    const quiet = async (command: string) => {
+      const r = await sh(sb, command);
+      expect([command, r.exitCode, r.stdout, r.stderr]).toEqual([command, 0, '', '']);
+    };
+    await quiet('git init -q');
+    await quiet('git init --quiet');
+    await sh(sb, 'git add . && git commit -q -m first');
+    await quiet('git checkout -q -b feature');
+    await quiet('git switch --quiet main');
+    await quiet('git rm -q b.txt');
+    await quiet('git reset -q');
+    expect((await sh(sb, 'git status --short')).stdout).toBe(' D b.txt\n');
+    await quiet('git restore -q b.txt');
+    await sh(sb, 'git switch -q feature && echo more >> a.txt && git commit -q -am second && git switch -q main');
+    await quiet('git merge -q feature');
+    expect((await sh(sb, 'git log --oneline')).stdout.split('\n').filter(Boolean)).toHaveLength(2);
+    // Without -q the same commands speak; with it, a failure keeps its message and exit code.
+    expect((await sh(sb, 'git checkout -b other')).stderr).toBe("Switched to a new branch 'other'\n");
+    const missing = await sh(sb, 'git checkout -q no-such-branch');
+    expect(missing.exitCode).not.toBe(0);
+    expect(missing.stderr).toMatch(/no-such-branch/);
+    // After `--`, `-q` is a path, not the flag; and rm with no path at all is an error, as in git.
+    const dashQ = await sh(sb, 'git rm -- -q');
+    expect([dashQ.exitCode, dashQ.stderr]).toEqual([128, "fatal: pathspec '-q' did not match any files\n"]);
+    expect((await sh(sb, 'git rm -q')).stderr).toBe('fatal: No pathspec was given. Which files should I remove?\n');
+  });
+
   it('commit prints the summary line and stat; log shows it with the author from env', async () => {
     const sb = await createJustBashSandbox({ files: { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' }, env: { GIT_AUTHOR_NAME: 'Test Author', GIT_AUTHOR_EMAIL: 'test@example.com' } });
     await sh(sb, 'git init');
@@ -192,6 +221,21 @@ describe('git log, show, branch, checkout, rev-parse, config, reset, restore', (
     expect(hard.stdout).toMatch(/^HEAD is now at [0-9a-f]{7} initial\n$/);
     expect((await sh(sb, 'git status -s')).stdout).toBe('');
     expect(await sb.fs.stat('n.txt')).toBeNull();
+  });
+
+  it('a mixed reset unstages a staged deletion too, and lists what differs from the index, as git does', async () => {
+    const sb = await repo();
+    await sh(sb, 'echo more >> a.txt && git add a.txt && git rm -q src/b.js');
+    expect((await sh(sb, 'git status -s')).stdout).toBe('M  a.txt\nD  src/b.js\n');
+    const reset = await sh(sb, 'git reset');
+    expect([reset.exitCode, reset.stdout]).toEqual([0, 'Unstaged changes after reset:\nM\ta.txt\nD\tsrc/b.js\n']);
+    expect((await sh(sb, 'git status -s')).stdout).toBe(' M a.txt\n D src/b.js\n');
+    // Nothing staged and nothing changed: a reset prints nothing.
+    await sh(sb, 'git restore a.txt src/b.js');
+    expect((await sh(sb, 'git reset')).stdout).toBe('');
+    // restore --staged takes a staged deletion back the same way.
+    await sh(sb, 'git rm -q a.txt && git restore --staged a.txt');
+    expect((await sh(sb, 'git status -s')).stdout).toBe(' D a.txt\n');
   });
 
   it('unsupported and network subcommands say what is missing', async () => {

@@ -37,6 +37,25 @@ const IN_REPO: Record<string, (ctx: RepoCtx, args: string[]) => Promise<GitResul
   merge: gitMerge,
 };
 
+/**
+ * Commands whose `-q` / `--quiet` leaves only errors and warnings (git's manual for each): on
+ * success their feedback ("Initialized empty Git repository…", "Switched to branch…", "rm 'f'",
+ * "Unstaged changes after reset:", a merge's summary) is dropped here, once, rather than in every
+ * command. `commit -q` is handled in `history.ts`; `branch` is not listed (its listing is not feedback).
+ */
+const QUIET_DROPS_FEEDBACK = new Set(['init', 'checkout', 'switch', 'merge', 'reset', 'rm', 'restore', 'worktree']);
+
+/** `-q` / `--quiet` among the options (before a `--`, after which words are paths). */
+function quietRequested(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '-q' || a === '--quiet');
+}
+
+/** On success under `-q`, the command says nothing (a failure keeps its message). */
+function quieted(sub: string, args: string[], r: GitResult): GitResult {
+  return r.exitCode === 0 && QUIET_DROPS_FEEDBACK.has(sub) && quietRequested(args) ? { ...r, stdout: '', stderr: '' } : r;
+}
+
 const NETWORK = new Set(['clone', 'fetch', 'pull', 'push', 'remote', 'submodule', 'ls-remote']);
 const UNSUPPORTED = new Set(['rebase', 'stash', 'cherry-pick', 'revert', 'tag', 'blame', 'bisect', 'reflog', 'clean', 'mv', 'am', 'apply', 'grep', 'describe']);
 const SUPPORTED_LIST = 'init, status, add, rm, commit, log, show, diff, branch, checkout, switch, restore, reset, rev-parse, config, worktree, merge';
@@ -97,12 +116,12 @@ export function createGitCommand(hooks: RuntimeHooks): Command {
         else Object.assign(base, { gitdir: `${base.dir}/.git`, commonDir: `${base.dir}/.git` });
       }
       try {
-        if (sub === 'init') return await gitInit(base, args);
+        if (sub === 'init') return quieted(sub, args, await gitInit(base, args));
         if (sub === 'config') return await gitConfig(base, args);
         const run = IN_REPO[sub];
         if (!run) return { stdout: '', stderr: `git: '${sub}' is not a git command. See 'git --help'.\n(The sandbox's git supports: ${SUPPORTED_LIST}.)\n`, exitCode: 1 };
         if (!base.dir) return fatal('not a git repository (or any of the parent directories): .git');
-        return await run({ ...base, dir: base.dir, gitdir: base.gitdir!, commonDir: base.commonDir! }, args);
+        return quieted(sub, args, await run({ ...base, dir: base.dir, gitdir: base.gitdir!, commonDir: base.commonDir! }, args));
       } catch (err) {
         return fatal(`git ${sub} failed in the sandbox: ${err instanceof Error ? err.message : String(err)}`);
       }

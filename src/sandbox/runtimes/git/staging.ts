@@ -51,10 +51,14 @@ export async function gitAdd(ctx: RepoCtx, args: string[]): Promise<GitResult> {
 }
 
 export async function gitRm(ctx: RepoCtx, args: string[]): Promise<GitResult> {
-  const cached = args.includes('--cached');
-  const paths = args.filter((a) => !a.startsWith('-'));
-  const bad = args.find((a) => a.startsWith('-') && !['--cached', '-r', '-f', '--force', '-q', '--'].includes(a));
+  // Words after `--` are paths, even one that looks like an option.
+  const end = args.indexOf('--');
+  const opts = end < 0 ? args : args.slice(0, end);
+  const cached = opts.includes('--cached');
+  const paths = [...opts.filter((a) => !a.startsWith('-')), ...(end < 0 ? [] : args.slice(end + 1))];
+  const bad = opts.find((a) => a.startsWith('-') && !['--cached', '-r', '-f', '--force', '-q', '--quiet'].includes(a));
   if (bad) return usage(`unknown option \`${bad}' for git rm in the sandbox (supported: --cached, -r, -f)`);
+  if (paths.length === 0) return fatal('No pathspec was given. Which files should I remove?');
   const specs = specsOf(ctx, paths);
   if (!Array.isArray(specs)) return specs;
   const rows = await statusRows(ctx);
@@ -74,8 +78,10 @@ export async function gitRm(ctx: RepoCtx, args: string[]): Promise<GitResult> {
 /** Puts the HEAD version of `paths` back into the index (unstaging them). */
 async function unstage(ctx: RepoCtx, specs: string[]): Promise<void> {
   const hasHead = (await headOid(ctx)) !== null;
-  for (const [path, , , stage] of await statusRows(ctx)) {
-    if (!inSpecs(path, specs) || stage === 0) continue;
+  for (const [path, head, , stage] of await statusRows(ctx)) {
+    // Something is staged when the index differs from HEAD: a new file (0 → ≠0), a change, or a
+    // deletion (1 → 0: `git rm`, which a `stage === 0` test used to skip, so it stayed staged).
+    if (!inSpecs(path, specs) || stage === head) continue;
     if (hasHead) await ctx.git.resetIndex({ fs: ctx.fs, dir: ctx.dir, filepath: path });
     else await ctx.git.remove({ fs: ctx.fs, dir: ctx.dir, filepath: path });
   }
@@ -84,7 +90,7 @@ async function unstage(ctx: RepoCtx, specs: string[]): Promise<void> {
 export async function gitRestore(ctx: RepoCtx, args: string[]): Promise<GitResult> {
   const staged = args.includes('--staged') || args.includes('-S');
   const paths = args.filter((a) => !a.startsWith('-'));
-  const bad = args.find((a) => a.startsWith('-') && !['--staged', '-S', '--worktree', '-W', '--'].includes(a));
+  const bad = args.find((a) => a.startsWith('-') && !['--staged', '-S', '--worktree', '-W', '-q', '--quiet', '--'].includes(a));
   if (bad) return usage(`unknown option \`${bad}' for git restore in the sandbox (supported: <paths>, --staged)`);
   if (paths.length === 0) return fatal('you must specify path(s) to restore');
   const specs = specsOf(ctx, paths);
@@ -131,9 +137,23 @@ export async function restoreFiles(ctx: RepoCtx, specs: string[], shown: string[
   return ok();
 }
 
+/**
+ * What a mixed `git reset` prints: the tracked files whose working copy now differs from the index
+ * ("Unstaged changes after reset:", then `M\tpath` / `D\tpath`), nothing when there are none.
+ */
+async function unstagedAfterReset(ctx: RepoCtx): Promise<string> {
+  const lines: string[] = [];
+  for (const [path, head, workdir, stage] of await statusRows(ctx)) {
+    if (head === 0 && stage === 0) continue; // untracked
+    if (workdir === 0) lines.push(`D\t${path}`);
+    else if (stage === 3 || (stage === 1 && workdir === 2)) lines.push(`M\t${path}`);
+  }
+  return lines.length ? `Unstaged changes after reset:\n${lines.join('\n')}\n` : '';
+}
+
 export async function gitReset(ctx: RepoCtx, args: string[]): Promise<GitResult> {
   const hard = args.includes('--hard');
-  const rest = args.filter((a) => !['--hard', '--mixed', '-q', '--', 'HEAD'].includes(a));
+  const rest = args.filter((a) => !['--hard', '--mixed', '-q', '--quiet', '--', 'HEAD'].includes(a));
   const bad = rest.find((a) => a.startsWith('-'));
   if (bad) return usage(`unknown option \`${bad}' for git reset in the sandbox (supported: [--hard] [HEAD] [-- <paths>])`);
   const specs = specsOf(ctx, rest);
@@ -141,7 +161,7 @@ export async function gitReset(ctx: RepoCtx, args: string[]): Promise<GitResult>
   // Files staged as new (not in HEAD) leave the working tree too with --hard, as in git.
   const stagedNew = (await statusRows(ctx)).filter((r) => r[1] === 0 && r[3] !== 0 && inSpecs(r[0], specs)).map((r) => r[0]);
   await unstage(ctx, specs);
-  if (!hard) return ok();
+  if (!hard) return ok(await unstagedAfterReset(ctx));
   const head = await headOid(ctx);
   if (!head) return fatal('cannot reset --hard without any commit');
   const tracked = (await statusRows(ctx)).filter((r) => r[1] === 1 && inSpecs(r[0], specs)).map((r) => r[0]);
