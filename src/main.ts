@@ -12,8 +12,19 @@ if (!target) throw new Error('index.html has no #app element to mount the playgr
 // A tab opened from the Team tab's link (`?teammate=…`) runs one teammate of the other tab's team.
 const teammate = teammateLinkOf(location.search);
 
-// Its page (and the team view in it) is loaded only then: the playground's first screen does not carry it.
-export default teammate
-  ? import('./ui/team/TeammateApp.svelte').then(({ default: TeammateApp }) => mount(TeammateApp, { target, props: { link: teammate } }))
-  : mount(App, { target });
-if (!teammate) performance.mark('hp:mounted');
+/** The loading shell index.html paints while the entry loads: the app takes its place as it mounts. */
+const removeShell = () => document.getElementById('boot')?.remove();
+
+let app: ReturnType<typeof mount> | Promise<ReturnType<typeof mount>>;
+if (teammate) {
+  // Its page (and the team view in it) is loaded only then: the playground's first screen does not carry it.
+  app = import('./ui/team/TeammateApp.svelte').then(({ default: TeammateApp }) => {
+    removeShell();
+    return mount(TeammateApp, { target, props: { link: teammate } });
+  });
+} else {
+  removeShell();
+  app = mount(App, { target });
+  performance.mark('hp:mounted');
+}
+export default app;

@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     console.log(`| heavy packages in the entry | ${size.heavy.length ? size.heavy.join(', ') : 'none'} |`);
     console.log(row('cold: the entry’s modules evaluated (mark hp:modules-evaluated)', s.evaluated));
     console.log(row('cold: the app mounted (mark hp:mounted)', s.mounted));
-    console.log(row('cold first paint (FCP)', s.paint));
+    console.log(row('cold first paint (FCP: index.html’s loading shell, then the app)', s.paint));
     console.log(row('cold time-to-usable (Step enabled)', s.cold));
     console.log(row('cold load, browser CPU to usable (all processes)', s.coldCpu));
     console.log(row('cold load, page script time to usable (ScriptDuration)', s.coldScript));

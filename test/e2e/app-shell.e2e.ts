@@ -1,4 +1,5 @@
-import { expect, expectNoConsoleErrors, test } from './browser.ts';
+import { inject } from 'vitest';
+import { allowConsoleErrors, expect, expectNoConsoleErrors, test } from './browser.ts';
 import { openApp, openTab, rows, runStatus, selectScenario, stepOnce, waitForStatus } from './app.ts';
 
 test('the app loads with no console errors and shows the empty state', async ({ page }) => {
@@ -14,6 +15,28 @@ test('the app loads with no console errors and shows the empty state', async ({ 
     .evaluateAll((els) => els.map((el) => (el as HTMLOptionElement).value));
   expect(options).toEqual(expect.arrayContaining(['parallel-exploration', 'fix-a-bug', 'max-tokens-recovery']));
   expectNoConsoleErrors(page);
+});
+
+test('the HTML paints a loading shell, in the system’s colour scheme, until the app mounts in its place', async ({ page }) => {
+  // Held before the entry runs (its script refused), the page shows the shell and says it is loading.
+  allowConsoleErrors(page, /Failed to load|ERR_FAILED|net::/);
+  await page.route(/\/assets\/index-[^/]*\.js$/, (route) => route.abort());
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(`${inject('baseUrl')}/`);
+  const shell = page.getByTestId('boot-shell');
+  await shell.waitFor();
+  expect(await shell.getByRole('status').innerText()).toContain('Loading the playground…');
+  expect(await shell.getAttribute('aria-busy')).toBe('true');
+  const background = () => shell.evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await background()).toBe('rgb(246, 247, 249)'); // theme.css --bg, light
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await background()).toBe('rgb(17, 20, 25)'); // --bg, dark
+  // Let the entry run: the app takes the shell's place (one header, no shell left behind).
+  await page.unroute(/\/assets\/index-[^/]*\.js$/);
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  expect(await page.getByTestId('boot-shell').count()).toBe(0);
+  expect(await page.getByRole('heading', { name: 'Harness Playground' }).count()).toBe(1);
 });
 
 test('the theme toggle switches <html data-theme> and the choice survives a reload', async ({ page }) => {
