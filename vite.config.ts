@@ -50,8 +50,9 @@ export default defineConfig({
       // bundler split it into ~30 chunks (the pieces lazily loaded code shares with it, many under
       // 2 kB); a fresh visitor's browser fetched them over HTTP/1.1's six connections in waves and the
       // page could start only when the last arrived (~250 → 850 ms after navigation on a 2-core
-      // machine). One chunk: cold usable ~160 ms sooner (bench first-screen.ts). Lazy chunks import
-      // what they share with the first screen from it, which is loaded by then anyway.
+      // machine). One chunk: cold usable 90–160 ms sooner in alternated runs (bench
+      // first-screen.ts). Lazy chunks import what they share with the first screen from it, which
+      // is loaded by then anyway.
       output: { codeSplitting: { groups: [{ name: 'first-screen', tags: ['$initial'] }] } },
     },
   },
