@@ -58,6 +58,7 @@ describe('git init, add, commit, status', () => {
     const dashQ = await sh(sb, 'git rm -- -q');
     expect([dashQ.exitCode, dashQ.stderr]).toEqual([128, "fatal: pathspec '-q' did not match any files\n"]);
     expect((await sh(sb, 'git rm -q')).stderr).toBe('fatal: No pathspec was given. Which files should I remove?\n');
+    expect((await sh(sb, 'git restore -- --staged')).stderr).toBe("error: pathspec '--staged' did not match any file(s) known to git\n");
   });
 
   it('commit prints the summary line and stat; log shows it with the author from env', async () => {

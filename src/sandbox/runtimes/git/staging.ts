@@ -88,9 +88,12 @@ async function unstage(ctx: RepoCtx, specs: string[]): Promise<void> {
 }
 
 export async function gitRestore(ctx: RepoCtx, args: string[]): Promise<GitResult> {
-  const staged = args.includes('--staged') || args.includes('-S');
-  const paths = args.filter((a) => !a.startsWith('-'));
-  const bad = args.find((a) => a.startsWith('-') && !['--staged', '-S', '--worktree', '-W', '-q', '--quiet', '--'].includes(a));
+  // Words after `--` are paths, even one that looks like an option.
+  const end = args.indexOf('--');
+  const opts = end < 0 ? args : args.slice(0, end);
+  const staged = opts.includes('--staged') || opts.includes('-S');
+  const paths = [...opts.filter((a) => !a.startsWith('-')), ...(end < 0 ? [] : args.slice(end + 1))];
+  const bad = opts.find((a) => a.startsWith('-') && !['--staged', '-S', '--worktree', '-W', '-q', '--quiet'].includes(a));
   if (bad) return usage(`unknown option \`${bad}' for git restore in the sandbox (supported: <paths>, --staged)`);
   if (paths.length === 0) return fatal('you must specify path(s) to restore');
   const specs = specsOf(ctx, paths);
