@@ -31,6 +31,12 @@ test('the HTML paints a loading shell, in the system’s colour scheme, until th
   expect(await background()).toBe('rgb(246, 247, 249)'); // theme.css --bg, light
   await page.emulateMedia({ colorScheme: 'dark' });
   expect(await background()).toBe('rgb(17, 20, 25)'); // --bg, dark
+  // An entry that never arrives: after its delay (20 s; finished here at once) the shell says what to do.
+  const hint = shell.getByTestId('boot-slow');
+  expect(await page.evaluate(() => document.getAnimations().map((a) => [(a as CSSAnimation).animationName, a.effect?.getTiming().delay]))).toEqual([['boot-reveal', 20_000]]);
+  await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()));
+  expect(await hint.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  expect(await hint.innerText()).toContain('reload the page');
   // Let the entry run: the app takes the shell's place (one header, no shell left behind).
   await page.unroute(/\/assets\/index-[^/]*\.js$/);
   await page.reload();

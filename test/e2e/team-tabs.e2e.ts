@@ -32,6 +32,8 @@ test('a teammate joins from a second tab, works there, and its tab closing is se
   watchConsole(b);
   await b.goto(href);
   await b.getByTestId('teammate-tab').waitFor();
+  // The teammate page mounts once its own chunk arrives: index.html's loading shell has given way to it.
+  expect(await b.getByTestId('boot-shell').count()).toBe(0);
   await expect
     .poll(() => b.getByTestId('teammate-presence').getAttribute('data-joined'), { timeout: 30_000 })
     .toBe('yes')
