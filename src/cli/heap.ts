@@ -27,9 +27,15 @@
  * and for the whole bootstrap of a worker thread started afterwards (measured: a handful of
  * built-ins 6 → 15 ms, a new thread's first line 46 → 72 ms). `tuneHeapForCli` therefore only
  * turns tuning on; the flags are set once the sandbox thread is online (`reapplyHeapTuning`, its
- * bootstrap done with the cache), or when its sandbox falls back to this thread, and the entry
- * loads the built-ins a run needs before that. The young generation has not grown by then (peak
- * RSS unchanged); the 1-turn run's CPU over both threads fell ~70 ms (alternated runs, load 3–5).
+ * bootstrap done with the cache), or when its sandbox falls back to this thread. The young
+ * generation has not grown by then (peak RSS unchanged); the 1-turn run's CPU over both threads
+ * fell ~70 ms (alternated runs, load 3–5). The built-ins the first request loads after that
+ * (http, tls, http2, zlib, and undici on the SDK's first `Headers`: 38 ms cached, 91 ms not, in a
+ * bare process) do compile without the cache, yet loading them first changed nothing measurable
+ * (round 10, 15 alternated start-ups each: 464 ms to the first request as is, 463 with them loaded
+ * in the entry, 460 with the flags held until that request left; main-thread CPU 381–388 ms in all
+ * three), so the entry does not. (An `import 'node:http'` for its effect is no way to do it: the
+ * bundler drops a bare import of a Node built-in, as round 7's did.)
  *
  * Only the runner's entry (`cli-main.ts`) turns this on: tests that call `main` in-process keep V8's defaults.
  */
