@@ -69,8 +69,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       baseUrl = preview.url;
     }
 
-    // One Chromium for the whole run: each file connects to it and each test gets a fresh context
-    // (its own storage and cache), so files stay isolated without paying a browser start each.
+    // One Chromium for the whole run: each file connects to it with a context of its own, which the
+    // page fixture empties of the app's storage after each test (browser.ts), so tests stay isolated
+    // without paying a browser start each.
     const browserServer = await chromium.launchServer({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
     started.push({ url: browserServer.wsEndpoint(), output: () => '', stop: () => browserServer.close() });
 

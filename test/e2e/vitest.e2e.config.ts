@@ -18,7 +18,7 @@ export default defineConfig({
     globalSetup: ['test/e2e/global-setup.ts'],
     fileParallelism: false,
     // One module graph for every file (playwright-core and the helpers load once, not per file: the
-    // import phase went from ~45 s to ~10 s). Each test still gets a fresh browser context.
+    // import phase went from ~45 s to ~10 s). Each test still finds a browser context as good as fresh (browser.ts).
     isolate: false,
     maxWorkers: 1,
     // Generous: a cold Chromium plus a lazily loaded sandbox chunk on a busy 2-core machine.
