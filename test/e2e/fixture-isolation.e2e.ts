@@ -41,8 +41,8 @@ test('the next test of the file finds none of it, and the app’s scripts come f
     return { local: localStorage.getItem(name), idb: databases.includes(name), cache: await caches.has(name), welcomed: localStorage.getItem('hp.welcomed') };
   }, probe);
   expect(left).toEqual({ local: null, idb: false, cache: false, welcomed: '1' });
-  // The entry script's body was not downloaded again: served from the cache, at most revalidated
-  // (vite preview sends no max-age: a 304, headers only, moves a few hundred bytes).
+  // The entry script's body was not downloaded again: served from the cache (the e2e server marks
+  // hashed files immutable), or at most revalidated (a 304 moves a few hundred bytes of headers).
   const entry = await page.evaluate(() =>
     performance
       .getEntriesByType('resource')
