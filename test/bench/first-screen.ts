@@ -11,8 +11,9 @@
  *   storage, in a tab already open and the browser quiet (a visitor following a link); with the
  *   CPU time the browser's processes spent on it and the page's script time. Also the same load as
  *   the first page of a new window, where Chrome loads its own window UI alongside (round 10
- *   found this in a trace: the omnibox popup's WebUI scripts compiling on the same two cores) —
- *   what every e2e test's fresh page pays, and what this bench measured until round 9;
+ *   found this in a trace: the omnibox popup's WebUI scripts compiling on the same two cores),
+ *   which is what this bench measured until round 9 (the e2e tests use the headless shell, which
+ *   has no window UI);
  * - warm time-to-usable: the same after a reload (HTTP cache full);
  * - first Step: the click to the first event row on screen, clicked the moment Step is enabled on
  *   the cold page, and on the reloaded page once it has settled.
@@ -87,8 +88,8 @@ function browserCpuMs(): number {
  * Waits until the browser's processes have been quiet for a moment: under 15 ms of CPU in 300 ms
  * (5 % of a core), at most 10 s. A new window loads Chrome's own UI (the omnibox popup's WebUI
  * pages, in their own renderers) for a second or so; on a 2-core machine a page loaded meanwhile
- * shares the CPU with it, which no visitor clicking a link in an open browser pays (measured:
- * usable ~1.1–1.3 s in a new window, ~0.7–0.8 s in an open tab of the same fresh profile).
+ * shares the CPU with it, which no visitor clicking a link in an open browser pays (round 10, three
+ * runs of 9: usable 1.03–1.10 s in a new window, 0.64–0.67 s in an open tab, medians).
  */
 async function browserQuiet(): Promise<void> {
   const until = Date.now() + 10_000;
