@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './browser.ts';
-import { openApp, openSettings, runStatus, waitForStatus } from './app.ts';
+import { openApp, openSettings, runStatus, selectScenario, showFiles, waitForStatus } from './app.ts';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import { fileEntry, linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 
@@ -118,4 +118,36 @@ test('Stop ends a busy loop in the sandbox at once, and the page stays responsiv
   expect(await sandboxWorkerBusy(page, 10_000)).toBe(false);
   await page.getByTestId('theme-toggle').click();
   await expect.poll(() => html.getAttribute('data-theme')).toBe(before);
+});
+
+test('a scenario picked before anything ran takes over the sandbox worker the page booted: one worker, only its own files, and it runs', async ({ page }) => {
+  // Counts the page's workers by their script (the only thing in this test that wraps a page API).
+  await page.addInitScript(() => {
+    const Native = window.Worker;
+    const scripts: string[] = [];
+    (window as unknown as { __workerScripts: string[] }).__workerScripts = scripts;
+    window.Worker = class extends Native {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        scripts.push(String(url));
+      }
+    };
+  });
+  const sandboxWorkers = () =>
+    page.evaluate(() => (window as unknown as { __workerScripts: string[] }).__workerScripts.filter((u) => u.includes('sandbox-worker')).length);
+  // The default scenario's sandbox boots with the page; the switch comes while it may still be booting.
+  await openApp(page);
+  await selectScenario(page, 'fix-a-bug');
+  await showFiles(page);
+  await fileEntry(page, '/home/project/calc.sh').waitFor();
+  // Nothing of the first scenario's project is left in the worker that now serves this one.
+  for (const gone of ['/home/project/README.md', '/home/project/src']) expect(await fileEntry(page, gone).count()).toBe(0);
+  expect(await sandboxWorkers()).toBe(1);
+
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  expect(await toolCalls(page).filter({ hasText: 'bash test.sh' }).last().getByTestId('tool-result').textContent()).toContain("PASS: total is 60");
+  // Reset after a run: that worker ran commands, so the next conversation gets a new one.
+  await page.getByTestId('btn-reset').click();
+  await expect.poll(sandboxWorkers).toBe(2);
 });

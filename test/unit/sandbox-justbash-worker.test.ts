@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxFsError, WORKDIR } from '../../src/harness/ports.ts';
 import { contractCases } from '../../src/sandbox/contract.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
@@ -7,7 +7,9 @@ import { ChangeCollector } from '../../src/sandbox/justbash-worker/change-collec
 import { createWorkerSandbox, type WorkerLike, type WorkerSandboxOptions } from '../../src/sandbox/justbash-worker/client.ts';
 import { FileMirror } from '../../src/sandbox/justbash-worker/file-mirror.ts';
 import { errorFromWire, errorToWire } from '../../src/sandbox/justbash-worker/protocol.ts';
-import { spawnNodeWorker } from './sandbox-worker-node.ts';
+import { adaptNodeThread } from '../../src/sandbox/justbash-worker/node-thread.ts';
+import { recyclingSpawner } from '../../src/sandbox/justbash-worker/spare-worker.ts';
+import { spawnNodeWorker, workerBundle } from './sandbox-worker-node.ts';
 
 // Each sandbox starts a real worker thread that loads just-bash through tsx (~0.5 s).
 const SLOW = 20_000;
@@ -150,6 +152,104 @@ describe('just-bash worker lifecycle', () => {
       expect((await pending).exitCode).toBe(126);
       expect((await sb.exec('echo hi')).stderr).toMatch(/disposed/);
       await expect(sb.fs.readFile('x')).rejects.toBeInstanceOf(SandboxFsError);
+    },
+    SLOW,
+  );
+});
+
+describe('a worker handed back by a sandbox that never ran a command', () => {
+  const threads: Worker[] = [];
+  // A spare left idle at the end of a test is a live thread: none outlives its test.
+  afterEach(async () => {
+    await Promise.all(threads.splice(0).map((w) => w.terminate()));
+  });
+
+  /** The real spawner over real threads, counting the threads it started and killed. */
+  function countingSpawner() {
+    const started: Worker[] = [];
+    const killed: Worker[] = [];
+    const spawn = recyclingSpawner(
+      () => {
+        const w = new Worker(workerBundle());
+        started.push(w);
+        threads.push(w);
+        return w;
+      },
+      adaptNodeThread,
+      (w) => {
+        killed.push(w);
+        void w.terminate();
+      },
+    );
+    return { spawn, started, killed };
+  }
+
+  it(
+    'serves the next sandbox: same thread, none of the old files, and it works',
+    async () => {
+      const { spawn, started } = countingSpawner();
+      const a = await createWorkerSandbox({ spawn, files: { 'a.txt': 'A' } });
+      await a.fs.writeFile(`${WORKDIR}/seeded.txt`, 'written after start');
+      expect(await a.fs.readFile(`${WORKDIR}/a.txt`)).toBe('A');
+      await a.dispose();
+
+      const b = await createWorkerSandbox({ spawn, files: { 'b.txt': 'B' } });
+      try {
+        expect(started).toHaveLength(1);
+        expect(await b.fs.stat(`${WORKDIR}/a.txt`)).toBeNull();
+        expect(await b.fs.stat(`${WORKDIR}/seeded.txt`)).toBeNull();
+        const r = await b.exec('ls; cat b.txt; echo new > c.txt');
+        expect(r.stdout).toBe('b.txt\nB');
+        expect(await b.fs.readFile(`${WORKDIR}/c.txt`)).toBe('new\n');
+        // The old sandbox stays disposed: nothing of it reaches the worker now serving `b`.
+        expect((await a.exec('echo hi')).stderr).toMatch(/disposed/);
+        await expect(a.fs.readFile(`${WORKDIR}/b.txt`)).rejects.toBeInstanceOf(SandboxFsError);
+      } finally {
+        await b.dispose();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'is never kept once it ran a command (guest code may have run in its realm): the next sandbox gets a new thread',
+    async () => {
+      const { spawn, started, killed } = countingSpawner();
+      const a = await createWorkerSandbox({ spawn });
+      await a.exec('true');
+      await a.dispose();
+      const b = await createWorkerSandbox({ spawn });
+      try {
+        expect(started).toHaveLength(2);
+        expect((await b.exec('echo ok')).stdout).toBe('ok\n');
+      } finally {
+        await b.dispose();
+      }
+      expect(killed).toHaveLength(0);
+      // `b` ran a command too: terminated, not kept, so a third spawn starts a third thread.
+      const c = await createWorkerSandbox({ spawn });
+      await c.dispose();
+      expect(started).toHaveLength(3);
+    },
+    SLOW,
+  );
+
+  it(
+    'one spare at most: a second handed-back worker replaces the first, which is terminated',
+    async () => {
+      const { spawn, started, killed } = countingSpawner();
+      const a = await createWorkerSandbox({ spawn });
+      const b = await createWorkerSandbox({ spawn });
+      await a.dispose();
+      await b.dispose();
+      expect(killed).toEqual([started[0]]);
+      const c = await createWorkerSandbox({ spawn });
+      try {
+        expect(started).toHaveLength(2);
+        expect((await c.exec('pwd')).stdout).toBe(`${WORKDIR}\n`);
+      } finally {
+        await c.dispose();
+      }
     },
     SLOW,
   );

@@ -19,7 +19,7 @@ import { spawnNodeThread } from '../../src/sandbox/justbash-worker/node-thread.t
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let bundled: URL | undefined;
 
-function workerBundle(): URL {
+export function workerBundle(): URL {
   if (bundled) return bundled;
   // One file, rebuilt by each test process from the current sources and renamed into place
   // (atomic), so parallel processes never read a half-written bundle and nothing piles up.

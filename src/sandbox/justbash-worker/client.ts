@@ -30,6 +30,12 @@ export type WorkerLike = {
   /** A load failure or a crash of the worker, in words. */
   onError(handler: (message: string) => void): void;
   terminate(): void;
+  /**
+   * Hands the worker back for the next sandbox instead of terminating it (`spare-worker.ts`). Only
+   * called on a worker that is up, idle and never ran a command, right after `reset` was posted to
+   * it; absent where workers are not reused.
+   */
+  recycle?(): void;
 };
 
 export type WorkerSandboxOptions = {
@@ -65,7 +71,8 @@ type RunningExec = {
 
 type PendingCall = { msg: ToWorker; path: string; resolve(value: unknown): void; reject(err: Error): void };
 
-type Generation = { worker: WorkerLike; ready: Promise<void>; alive: boolean };
+/** One worker: `up` once it said ready, `ranCommand` once an exec was posted to it. */
+type Generation = { worker: WorkerLike; ready: Promise<void>; alive: boolean; up: boolean; ranCommand: boolean };
 
 /** The in-thread sandbox's cap on one command (`MAX_EXEC_MS` there; not imported, so the page does not load just-bash). */
 const MAX_EXEC_MS = 600_000;
@@ -109,6 +116,8 @@ export async function createWorkerSandbox(opts: WorkerSandboxOptions): Promise<W
     const gen: Generation = {
       worker,
       alive: true,
+      up: false,
+      ranCommand: false,
       ready: new Promise<void>((res, rej) => {
         resolveReady = res;
         rejectReady = rej;
@@ -128,6 +137,7 @@ export async function createWorkerSandbox(opts: WorkerSandboxOptions): Promise<W
         case 'ready':
           clearTimeout(timer);
           isReady = true;
+          gen.up = true;
           startupMs ??= Date.now() - started;
           resolveReady();
           return;
@@ -245,6 +255,7 @@ export async function createWorkerSandbox(opts: WorkerSandboxOptions): Promise<W
         ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
         ...(o.maxOutputChars !== undefined ? { maxOutputChars: o.maxOutputChars } : {}),
       };
+      current.ranCommand = true;
       current.worker.post({ t: 'exec', id, command, opts: wire, ...(flag ? { abortFlag: flag.buffer as SharedArrayBuffer } : {}) });
     });
   }
@@ -286,7 +297,13 @@ export async function createWorkerSandbox(opts: WorkerSandboxOptions): Promise<W
       if (disposed) return Promise.resolve();
       disposed = true;
       current.alive = false;
-      current.worker.terminate();
+      // A worker that only ever held files goes back for the next sandbox (its just-bash is already
+      // compiled); one that ran a command, or has anything in flight, is terminated.
+      const idle = current.up && !current.ranCommand && restarts === 0 && calls.size === 0 && execs.size === 0;
+      if (idle && current.worker.recycle) {
+        current.worker.post({ t: 'reset' });
+        current.worker.recycle();
+      } else current.worker.terminate();
       failPending('The sandbox was disposed; start a new one.');
       hub.clear();
       return Promise.resolve();

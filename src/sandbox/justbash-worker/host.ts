@@ -124,6 +124,12 @@ export function serveSandbox(endpoint: HostEndpoint): void {
         sandbox = init(msg);
         sandbox.catch((err: unknown) => endpoint.post({ t: 'init-failed', message: err instanceof Error ? err.message : String(err) }));
         return;
+      case 'reset':
+        // Only sent for a sandbox that is up and idle: nothing of it is in flight, so dropping it is all.
+        sandbox = undefined;
+        controllers.clear();
+        dirty.clear();
+        return;
       case 'abort':
         controllers.get(msg.id)?.abort();
         return;

@@ -3,7 +3,8 @@
  * never freezes the page and Stop interrupts it (see `client.ts` for how).
  */
 import { createWorkerSandbox } from './client.ts';
-import type { WorkerLike, WorkerSandbox } from './client.ts';
+import type { WorkerSandbox } from './client.ts';
+import { recyclingSpawner, type DetachableWorker } from './spare-worker.ts';
 import type { FromWorker } from './protocol.ts';
 
 export type JustBashWorkerOptions = {
@@ -16,19 +17,33 @@ export function canUseWorkers(): boolean {
   return typeof Worker === 'function' && typeof window !== 'undefined';
 }
 
-function spawnBrowserWorker(): WorkerLike {
+function newBrowserWorker(): Worker {
   // Written out here (not passed in) so Vite sees the URL and bundles sandbox-worker.ts as its own chunk.
-  const worker = new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module', name: 'just-bash sandbox' });
+  return new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module', name: 'just-bash sandbox' });
+}
+
+function adaptBrowserWorker(worker: Worker): DetachableWorker {
+  const added: [string, EventListener][] = [];
+  const listen = (type: string, fn: EventListener) => {
+    worker.addEventListener(type, fn);
+    added.push([type, fn]);
+  };
   return {
     post: (msg) => worker.postMessage(msg),
-    onMessage: (handler) => worker.addEventListener('message', (e: MessageEvent<FromWorker>) => handler(e.data)),
+    onMessage: (handler) => listen('message', (e) => handler((e as MessageEvent<FromWorker>).data)),
     onError: (handler) => {
-      worker.addEventListener('error', (e) => handler(e.message || 'the worker script could not be loaded'));
-      worker.addEventListener('messageerror', () => handler('a message from the worker could not be read'));
+      listen('error', (e) => handler((e as ErrorEvent).message || 'the worker script could not be loaded'));
+      listen('messageerror', () => handler('a message from the worker could not be read'));
     },
     terminate: () => worker.terminate(),
+    detach: () => {
+      for (const [type, fn] of added.splice(0)) worker.removeEventListener(type, fn);
+    },
   };
 }
+
+/** The page's one spawner: a sandbox disposed unused (the scenario switched before a run) leaves its worker for the next. */
+const spawnBrowserWorker = recyclingSpawner(newBrowserWorker, adaptBrowserWorker, (w) => w.terminate());
 
 export function createJustBashWorkerSandbox(opts: JustBashWorkerOptions = {}): Promise<WorkerSandbox> {
   return createWorkerSandbox({ ...opts, spawn: spawnBrowserWorker });

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { createWorkerSandbox, type WorkerLike, type WorkerSandbox, type WorkerSandboxOptions } from './client.ts';
 import type { FromWorker } from './protocol.ts';
+import type { DetachableWorker } from './spare-worker.ts';
 
 /**
  * How the thread is started. `youngGenerationMb` caps its young generation (V8 otherwise grows it
@@ -20,14 +21,29 @@ export type NodeThreadOptions = { youngGenerationMb?: number; onOnline?: () => v
 export function spawnNodeThread(entry: URL, thread: NodeThreadOptions = {}): WorkerLike {
   const worker = new Worker(entry, thread.youngGenerationMb ? { resourceLimits: { maxYoungGenerationSizeMb: thread.youngGenerationMb } } : {});
   if (thread.onOnline) worker.once('online', thread.onOnline);
+  const { detach: _detach, ...adapted } = adaptNodeThread(worker);
+  return adapted;
+}
+
+/** A started thread adapted to the worker sandbox, with `detach` (for `recyclingSpawner`). */
+export function adaptNodeThread(worker: Worker): DetachableWorker {
+  type Listener = Parameters<Worker['off']>[1];
+  const added: [string, Listener][] = [];
+  const listen = (event: string, fn: Listener) => {
+    worker.on(event, fn);
+    added.push([event, fn]);
+  };
   return {
     post: (msg) => worker.postMessage(msg),
-    onMessage: (handler) => worker.on('message', (msg: FromWorker) => handler(msg)),
+    onMessage: (handler) => listen('message', (msg: FromWorker) => handler(msg)),
     onError: (handler) => {
-      worker.on('error', (e) => handler(e.message));
-      worker.on('exit', (code) => handler(`the worker thread exited (code ${code})`));
+      listen('error', (e: Error) => handler(e.message));
+      listen('exit', (code: number) => handler(`the worker thread exited (code ${code})`));
     },
     terminate: () => void worker.terminate(),
+    detach: () => {
+      for (const [event, fn] of added.splice(0)) worker.off(event, fn);
+    },
   };
 }
 

@@ -36,6 +36,8 @@ export type ToWorker =
       abortFlag?: SharedArrayBuffer;
     }
   | { t: 'abort'; id: number }
+  /** The page disposed this sandbox before it ran a command: drop it and wait for the next `init` (`spare-worker.ts`). */
+  | { t: 'reset' }
   | { t: 'fs'; id: number; op: FsOp; args: unknown[] };
 
 export type FromWorker =

@@ -340,13 +340,17 @@ export class RunController implements PullHost {
     old.abort?.abort();
     this.prompts.cancel('the run was reset');
     old.teamTabs?.close();
+    const oldSandbox = this.scenario.settings.sandbox;
     if (scenario) this.document = opts.document ?? scenario;
     if (scenario && !opts.keepTrust) void this.trust.evaluate(scenario, opts.origin ?? 'builtin', this.document);
     if (scenario) this.scenario = scenario;
     // The old generator may still be awaiting; the abort lets it wind down on its own.
     void old.gen?.return(undefined as never).catch(() => {});
-    void old.sandboxReady?.then((s) => s?.dispose()).catch(() => {});
-    this.bootSandbox();
+    const disposed = (old.sandboxReady ?? Promise.resolve(null)).then((s) => s?.dispose()).catch(() => {});
+    // just-bash to just-bash (a switch in the picker right after the page booted the default
+    // scenario's sandbox): the new boot waits for the old worker, which comes back unused, instead
+    // of compiling just-bash a second time beside it. Never behind a WebContainer boot.
+    this.bootSandbox(oldSandbox === 'just-bash' && this.scenario.settings.sandbox === 'just-bash' ? disposed : undefined);
   }
 
   /**
@@ -371,11 +375,11 @@ export class RunController implements PullHost {
     return this.state.sandboxReady ?? Promise.resolve(null);
   }
 
-  private bootSandbox(): void {
+  private bootSandbox(after?: Promise<void>): void {
     const run = this.state;
     // While the sandbox boots, the runners this scenario needs load at idle time: the first Step finds them ready.
     prefetchRunModules(runNeedsOf(this.scenario, this.userSettings, this.live));
-    bootRunSandbox(run, this.scenario, () => this.trust.status === 'builtin', () => run === this.state);
+    bootRunSandbox(run, this.scenario, () => this.trust.status === 'builtin', () => run === this.state, after);
   }
 
   /** A client for the live model of the settings (wrapped by the `wrapLive` hook, e.g. the recorder). */

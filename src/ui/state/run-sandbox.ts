@@ -72,10 +72,14 @@ export async function bareLiveClient(settings: ModelSettings): Promise<ModelClie
 
 /**
  * Boots the sandbox of conversation `run` (its `sandboxReady`): on screen once booted, disposed at
- * once when `current()` says the conversation was thrown away meanwhile (a reset).
+ * once when `current()` says the conversation was thrown away meanwhile (a reset). With `after` (the
+ * previous conversation's sandbox being disposed), it starts once that has settled: a just-bash
+ * worker disposed before it ran a command is handed back (`sandbox/justbash-worker/spare-worker.ts`),
+ * so this boot reuses its compiled just-bash instead of loading another beside it.
  */
-export function bootRunSandbox(run: RunState, scenario: Scenario, fromApp: () => boolean, current: () => boolean): void {
-  run.sandboxReady = bootScenarioSandbox(scenario, fromApp)
+export function bootRunSandbox(run: RunState, scenario: Scenario, fromApp: () => boolean, current: () => boolean, after?: Promise<void>): void {
+  run.sandboxReady = (after ?? Promise.resolve())
+    .then(() => bootScenarioSandbox(scenario, fromApp))
     .then(({ sandbox, info }) => {
       if (!current()) {
         void sandbox.dispose();
