@@ -5,6 +5,11 @@
  * its global setup builds the CLI bundle when the sources changed, and the course test runs every
  * lesson headless), build (the app; the CLI bundle only if still stale, so it is built once), e2e.
  *
+ * Measured, not adopted (2026-12-05): running types, lint and unit beside e2e at a low CPU priority
+ * (the browser tests use ~1.3 of two cores on average). Under `nice -n 10` the whole chain took as
+ * long (875 s: e2e 730 → 862 s), and even under SCHED_IDLE (`chrt --idle 0`) four e2e files took
+ * 118 s instead of 87: the idle third is not free on these machines, so the phases stay in a row.
+ *
  *   node scripts/test-all.mjs [--from <phase>]   (start at a phase, e.g. after fixing an e2e test)
  */
 import { spawn, spawnSync } from 'node:child_process';
