@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { fileViewerText, rowSeqs, rowTypes, rows, runToEnd } from './app.ts';
+import { fileViewerText, rowSeqs, rowTypes, rows, runToEnd, waitForStatus } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
 test('Run plays fix-a-bug to the end: tool calls, the edited file, filter, event JSON', async ({ page }) => {
@@ -64,4 +64,40 @@ test('clicking an event row shows that event as JSON', async ({ page }) => {
   const first = rows(page).first();
   await first.click();
   await expect.poll(async () => JSON.parse((await json.textContent()) ?? '{}').type).toBe('run.start');
+});
+
+/** How far the event list is from its end (0: its last row is at the bottom of the view). */
+const listGap = (page: import('playwright-core').Page) =>
+  page.getByTestId('event-list').evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+
+/** Whether a row is wholly inside the event list's visible box. */
+const inListView = (row: import('playwright-core').Locator) =>
+  row.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const box = el.closest('[data-testid="event-list"]')!.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  });
+
+test('the event list follows a run to its last row, and stays where the reader scrolled up to', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  // A run with subagent lanes and folds: many rows, some opening above the newest.
+  await runToEnd(page, 'delegate-parallel-subagents');
+  expect(await page.getByTestId('event-list').evaluate((el) => el.scrollHeight > 2 * el.clientHeight)).toBe(true);
+  await expect.poll(() => listGap(page)).toBeLessThan(24);
+  expect(await inListView(rows(page).last())).toBe(true);
+
+  // Scrolled up while the run waits for an answer, the reader is left there as the run goes on.
+  await page.getByTestId('scenario-picker').selectOption('ask-permission');
+  await page.getByTestId('btn-run').click();
+  await page.getByTestId('permission-dialog').waitFor();
+  const list = page.getByTestId('event-list');
+  expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await list.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBe(0);
+  const before = await rows(page).count();
+  await page.getByTestId('btn-allow-once').click();
+  await waitForStatus(page, 'done');
+  expect(await rows(page).count()).toBeGreaterThan(before);
+  expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
+  expect(await inListView(rows(page).first())).toBe(true);
 });
