@@ -4,7 +4,7 @@
  * the run works is queued and delivered at the next safe point; Esc in the prompt box still stops.
  */
 import { expect, test, type Page } from './browser.ts';
-import { holdAtQuestions, openApp, openTab, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { holdAtQuestions, openApp, openTab, rowTypes, selectScenario, stepOnce, streamedReplies, waitForStatus } from './app.ts';
 
 const cards = (page: Page, status: string) => page.getByTestId('task-board').locator(`[data-testid="task-column"][data-status="${status}"] [data-testid="task-card"]`);
 const cardIds = (page: Page, status: string) => cards(page, status).evaluateAll((els) => els.map((e) => e.getAttribute('data-task')));
@@ -105,6 +105,9 @@ test('a message typed during a run is queued and reaches the model at the next s
 });
 
 test('Esc in the prompt box leaves it without stopping the run; X then stops it, background job included', async ({ page }) => {
+  // The run must still be working when X is pressed: its turns stream as a visitor's do, which
+  // keeps it going a little past the background job's ~2 s (instant, it can end before the key).
+  await streamedReplies(page);
   await openApp(page);
   await selectScenario(page, 'background-tests');
   await page.getByTestId('btn-run').click();

@@ -79,7 +79,6 @@ const inListView = (row: import('playwright-core').Locator) =>
   });
 
 test('the event list follows a run to its last row, and stays where the reader scrolled up to', async ({ page }) => {
-  await page.setViewportSize({ width: 1400, height: 900 });
   // A run with subagent lanes and folds: many rows, some opening above the newest.
   await runToEnd(page, 'delegate-parallel-subagents');
   expect(await page.getByTestId('event-list').evaluate((el) => el.scrollHeight > 2 * el.clientHeight)).toBe(true);

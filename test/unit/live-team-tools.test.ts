@@ -21,6 +21,12 @@ describe('team tools in live runs', () => {
     expect(readPrefs(storage({ 'hp.modelPrefs': '{"teamsLive":"yes"}' })).notice).toMatch(/teamsLive/);
   });
 
+  it('the pace of scripted replies is read back the same way; an unknown pace is refused with a notice', () => {
+    expect(readPrefs(storage({ 'hp.modelPrefs': '{"replayPace":"instant"}' })).prefs).toEqual({ replayPace: 'instant' });
+    expect(readPrefs(storage({ 'hp.modelPrefs': '{"mode":"scripted"}' })).prefs.replayPace).toBeUndefined();
+    expect(readPrefs(storage({ 'hp.modelPrefs': '{"replayPace":"fast"}' })).notice).toMatch(/replayPace/);
+  });
+
   it('with the toggle a live run of a scenario without teams gets every agent tool and the team tools', async () => {
     expect(liveAgentFeatures({ teamsLive: false })).toEqual(ALL_AGENT_FEATURES);
     expect(liveAgentFeatures({ teamsLive: true })).toEqual([...ALL_AGENT_FEATURES, 'teams']);

@@ -19,8 +19,6 @@ import type { RunSessionPort, StartOptions } from './run-types.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 import type { TrustGate } from './trust-gate.svelte.ts';
 
-export const SCRIPTED_CHUNK_DELAY_MS = 12;
-
 /** Creates `run.gen` for the host. Returns false (with a notice on `run`) when the run cannot start. */
 export type RunStarter = (host: StartHost, run: RunState, opts: StartOptions) => Promise<boolean>;
 

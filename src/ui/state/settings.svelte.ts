@@ -15,11 +15,21 @@ export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const DEFAULT_MODEL_ID = 'claude-sonnet-5-5';
 
 /**
+ * How a scripted reply reaches the page: `streamed`, event by event a few milliseconds apart as a
+ * model streams (what a learner watching a run should see), or `instant`, every event as soon as it
+ * is pulled (a long replay in about half the time: for re-running a lesson, or a test suite).
+ */
+export type ReplayPace = 'streamed' | 'instant';
+
+/** The gap between two events of a streamed scripted reply. */
+export const SCRIPTED_CHUNK_DELAY_MS = 12;
+
+/**
  * `teamsLive`: a live run also gets the team tools (teammates, messages, task claiming), not only
  * scenarios that opt in. `memoryByModel`: after a live run the model is asked what to remember
  * (one bounded extra call). Both off by default: each costs the user's own money.
  */
-type Prefs = { mode: ModelMode; baseURL: string; modelId: string; teamsLive: boolean; memoryByModel: boolean };
+type Prefs = { mode: ModelMode; baseURL: string; modelId: string; teamsLive: boolean; memoryByModel: boolean; replayPace: ReplayPace };
 
 const prefsSchema = z.object({
   mode: z.enum(['scripted', 'anthropic']).optional(),
@@ -27,6 +37,7 @@ const prefsSchema = z.object({
   modelId: z.string().optional(),
   teamsLive: z.boolean().optional(),
   memoryByModel: z.boolean().optional(),
+  replayPace: z.enum(['streamed', 'instant']).optional(),
 });
 
 /**
@@ -63,6 +74,7 @@ export class ModelSettings {
   modelId = $state(DEFAULT_MODEL_ID);
   teamsLive = $state(false);
   memoryByModel = $state(false);
+  replayPace = $state<ReplayPace>('streamed');
   /** Why the saved preferences were not used (they did not parse), or null. */
   prefsNotice = $state<string | null>(null);
 
@@ -74,6 +86,7 @@ export class ModelSettings {
     if (prefs.modelId) this.modelId = prefs.modelId;
     this.teamsLive = prefs.teamsLive === true;
     this.memoryByModel = prefs.memoryByModel === true;
+    if (prefs.replayPace) this.replayPace = prefs.replayPace;
     // A page that starts in live mode narrows connect-src to its model endpoint at once.
     if (this.live) lockConnectTo(this.baseURL);
     const stored = localStorage.getItem(KEY_STORE);
@@ -86,11 +99,16 @@ export class ModelSettings {
 
   /** Persist the non-secret preferences and, only if asked, the key. Call after any edit. */
   save(): void {
-    const prefs: Prefs = { mode: this.mode, baseURL: this.baseURL, modelId: this.modelId, teamsLive: this.teamsLive, memoryByModel: this.memoryByModel };
+    const prefs: Prefs = { mode: this.mode, baseURL: this.baseURL, modelId: this.modelId, teamsLive: this.teamsLive, memoryByModel: this.memoryByModel, replayPace: this.replayPace };
     localStorage.setItem(PREFS_STORE, JSON.stringify(prefs));
     this.prefsNotice = null;
     if (this.rememberKey && this.apiKey.trim()) localStorage.setItem(KEY_STORE, this.apiKey.trim());
     else localStorage.removeItem(KEY_STORE);
+  }
+
+  /** The gap between the events of a scripted reply, as the replay pace says. */
+  get scriptedChunkDelayMs(): number {
+    return this.replayPace === 'instant' ? 0 : SCRIPTED_CHUNK_DELAY_MS;
   }
 
   get live(): boolean {

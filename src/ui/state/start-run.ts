@@ -21,7 +21,7 @@ import { learnReadsOf } from './restore-reads.ts';
 import { memoryContext } from './run-memory.ts';
 import { judgedWithPageParser, pageShellParser } from './page-shell-parser.ts';
 import { seededAtBoot } from './run-sandbox.ts';
-import { SCRIPTED_CHUNK_DELAY_MS, runNeedsOf, type RunStarter } from './run-starter.ts';
+import { runNeedsOf, type RunStarter } from './run-starter.ts';
 import { scriptedFollowUp } from './scripted-follow-up.ts';
 
 /** The page's starter: binds the ports for this scenario and creates `run.gen` (see above). */
@@ -86,7 +86,7 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
     // A built-in scenario's files went in while the sandbox booted (run-sandbox.ts): not again in the first Step.
     ...(seededAtBoot(sandbox, ctl.scenario.files) ? { seeded: true } : {}),
     model,
-    ...(live ? { modelId: settings.modelId.trim(), countTokens: true, deferTools: true } : { scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS }),
+    ...(live ? { modelId: settings.modelId.trim(), countTokens: true, deferTools: true } : { scriptedChunkDelayMs: settings.scriptedChunkDelayMs }),
     ...(follow?.kind === 'resume' ? { scriptedToolIdStart: follow.toolIdStart } : {}),
     prompt: opts.prompt,
     history: opts.history,

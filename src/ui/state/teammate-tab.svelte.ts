@@ -19,7 +19,7 @@ import { TabChannel, type TeammateLink } from '../team/tab-link.ts';
 import { RunController } from './run-controller.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 import { shellParserModule } from './run-modules.ts';
-import { SCRIPTED_CHUNK_DELAY_MS, type RunStarter } from './run-starter.ts';
+import type { RunStarter } from './run-starter.ts';
 
 export class TeammateTab {
   /** This tab on the team's channel (null until the run starts). */
@@ -61,7 +61,8 @@ export class TeammateTab {
       // Only built-in scenarios can be joined (the link names one): what they bring ships with the app.
       trusted: true,
       teammateTab: true,
-      scriptedChunkDelayMs: SCRIPTED_CHUNK_DELAY_MS,
+      // The tab's own Settings (the same browser's saved preferences as the lead's tab).
+      scriptedChunkDelayMs: ctl.settings.scriptedChunkDelayMs,
       askPermission: ctl.prompts.ask,
       sessionGrants: run.grants,
       skillFiles: bundledSkillFiles,
