@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { fileViewerText, rowSeqs, rowTypes, rows, runToEnd, waitForStatus } from './app.ts';
+import { fileViewerText, holdAtQuestions, openApp, rowSeqs, rowTypes, rows, runToEnd, selectScenario, waitForStatus } from './app.ts';
 import { fixABugExpectation } from './oracle.ts';
 
 test('Run plays fix-a-bug to the end: tool calls, the edited file, filter, event JSON', async ({ page }) => {
@@ -78,23 +78,32 @@ const inListView = (row: import('playwright-core').Locator) =>
     return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
   });
 
-test('the event list follows a run to its last row, and stays where the reader scrolled up to', async ({ page }) => {
+test('the event list follows a run to its last row', async ({ page }) => {
   // A run with subagent lanes and folds: many rows, some opening above the newest.
   await runToEnd(page, 'delegate-parallel-subagents');
   expect(await page.getByTestId('event-list').evaluate((el) => el.scrollHeight > 2 * el.clientHeight)).toBe(true);
   await expect.poll(() => listGap(page)).toBeLessThan(24);
   expect(await inListView(rows(page).last())).toBe(true);
+});
 
-  // Scrolled up while the run waits for an answer, the reader is left there as the run goes on.
-  await page.getByTestId('scenario-picker').selectOption('ask-permission');
+test('scrolled up with the wheel while a run is held, the reader is left there as it goes on', async ({ page }) => {
+  await holdAtQuestions(page);
+  await openApp(page);
+  await selectScenario(page, 'task-graph');
   await page.getByTestId('btn-run').click();
-  await page.getByTestId('permission-dialog').waitFor();
+  await page.getByTestId('lesson-question').waitFor();
   const list = page.getByTestId('event-list');
   expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-  await list.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect.poll(() => listGap(page)).toBeLessThan(24);
+  // With the wheel, as a reader does (a scroll the page makes itself never lets go of the bottom).
+  const box = (await list.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -100_000);
   await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBe(0);
   const before = await rows(page).count();
-  await page.getByTestId('btn-allow-once').click();
+  await page.getByTestId('question-choice').nth(1).click();
+  await page.getByTestId('question-answer').waitFor();
+  await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
   expect(await rows(page).count()).toBeGreaterThan(before);
   expect(await list.evaluate((el) => el.scrollTop)).toBe(0);

@@ -8,24 +8,28 @@
  * on a 226-event run: the layouts stayed about as many and as costly — the frames already
  * followed the batches one to one — so this is about where the work happens, not a speed-up.)
  *
- * Two ways it used to let go of the bottom by itself (the event list then stopped following a run,
- * about one run in four of `delegate-parallel-subagents`; `run-to-end.e2e.ts` checks it): a fold
- * that opens shows rows already in the DOM, which only an attribute says; and the scroll event of
- * our own scroll arrives a frame late, when new rows may have grown the list past the slack.
+ * Only the user lets go of the bottom: a scroll away from it counts when a wheel, touch, key or
+ * pointer on the container came first. Scroll events the page causes itself are not the user
+ * leaving — and they come a frame late, when newer rows may have grown the list past the slack:
+ * our own scroll's event; the browser clamping the position when the container grows taller (the
+ * run's progress line going away at its end) or rows fold away. Taking those for the user, the
+ * event list stopped following about one run in four (`run-to-end.e2e.ts` checks it). A fold that
+ * opens shows rows already in the DOM, which only an attribute says: observed too.
  */
 export function stickToBottom(node: HTMLElement): { destroy(): void } {
   let pinned = true;
   let frame = 0;
   const slack = 24;
-  /** Where our last scroll put the container (-1: the user has scrolled away since). */
-  let ours = -1;
+  /** The user touched the container (wheel, touch, key, pointer) since it was last at the bottom. */
+  let userIntent = false;
+  const onIntent = () => {
+    userIntent = true;
+  };
   const onScroll = () => {
-    const atBottom = node.scrollTop + node.clientHeight >= node.scrollHeight - slack;
-    // The event of our own scroll comes a frame later, when rows added since may already have
-    // grown the list past `slack`: that is not the user leaving the bottom. Only scrolling up is.
-    const ownScroll = ours >= 0 && node.scrollTop >= ours - 1;
-    if (!atBottom && !ownScroll) ours = -1;
-    pinned = atBottom || ownScroll;
+    if (node.scrollTop + node.clientHeight >= node.scrollHeight - slack) {
+      pinned = true;
+      userIntent = false;
+    } else if (userIntent) pinned = false;
   };
   const observer = new MutationObserver(() => {
     if (!pinned || frame) return;
@@ -33,9 +37,10 @@ export function stickToBottom(node: HTMLElement): { destroy(): void } {
       frame = 0;
       if (!pinned) return;
       node.scrollTop = node.scrollHeight;
-      ours = node.scrollTop;
     });
   });
+  const intents = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+  for (const type of intents) node.addEventListener(type, onIntent, { passive: true });
   node.addEventListener('scroll', onScroll, { passive: true });
   // `hidden`: a fold that opens shows rows already in the DOM (an attribute change, not a child added).
   observer.observe(node, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['hidden', 'open'] });
@@ -43,6 +48,7 @@ export function stickToBottom(node: HTMLElement): { destroy(): void } {
     destroy() {
       observer.disconnect();
       cancelAnimationFrame(frame);
+      for (const type of intents) node.removeEventListener(type, onIntent);
       node.removeEventListener('scroll', onScroll);
     },
   };
