@@ -4,7 +4,9 @@
  * the run works is queued and delivered at the next safe point; Esc in the prompt box still stops.
  */
 import { expect, test, type Page } from './browser.ts';
-import { holdAtQuestions, openApp, openTab, rowTypes, selectScenario, stepOnce, streamedReplies, waitForStatus } from './app.ts';
+import { holdAtQuestions, openApp, openTab, rowTypes, selectScenario, stepOnce, waitForStatus } from './app.ts';
+import { linkPath, openAt } from './safety-fixtures.ts';
+import { findBuiltinScenario } from '../../src/scenarios/library/index.ts';
 
 const cards = (page: Page, status: string) => page.getByTestId('task-board').locator(`[data-testid="task-column"][data-status="${status}"] [data-testid="task-card"]`);
 const cardIds = (page: Page, status: string) => cards(page, status).evaluateAll((els) => els.map((e) => e.getAttribute('data-task')));
@@ -105,14 +107,18 @@ test('a message typed during a run is queued and reaches the model at the next s
 });
 
 test('Esc in the prompt box leaves it without stopping the run; X then stops it, background job included', async ({ page }) => {
-  // The run must still be working when X is pressed: its turns stream as a visitor's do, which
-  // keeps it going a little past the background job's ~2 s (instant, it can end before the key).
-  await streamedReplies(page);
-  await openApp(page);
-  await selectScenario(page, 'background-tests');
+  // The built-in with its test job made to take two minutes instead of two seconds: the agent
+  // stops and waits for the job, so the run is certainly still working when the keys are pressed
+  // (a link, trusted like the built-in).
+  const builtin = findBuiltinScenario('background-tests')!;
+  const slowJob = builtin.files['run-tests.sh']!.replace('sleep 2', 'sleep 120');
+  expect(slowJob).toContain('sleep 120');
+  await openAt(page, linkPath({ ...builtin, id: 'background-tests-slow', files: { ...builtin.files, 'run-tests.sh': slowJob } }));
+  await page.getByTestId('trust-dialog').waitFor();
+  await page.getByTestId('btn-trust').click();
   await page.getByTestId('btn-run').click();
-  // The run waits on its background test job (about 2 s): it is still working.
-  await page.getByTestId('event-list').locator('[data-testid="event-row"][data-type="tool.result"]').first().waitFor();
+  // The agent has said it waits for the notification: the run is waiting on the job.
+  await expect.poll(async () => (await rowTypes(page)).filter((t) => t === 'model.response').length).toBe(5);
   await waitForStatus(page, 'running');
   const input = page.getByTestId('prompt-input');
   await input.click();
@@ -126,4 +132,6 @@ test('Esc in the prompt box leaves it without stopping the run; X then stops it,
   expect(types).not.toContain('background.notification');
   // The job did not outlive the run: it was stopped with it, and the log says so.
   expect(types).toContain('background.stopped');
+  // Stopped while waiting: nothing was asked of the model after the job was stopped.
+  expect(types.slice(types.lastIndexOf('background.stopped'))).not.toContain('model.request');
 });

@@ -23,18 +23,6 @@ export async function holdAtQuestions(page: Page): Promise<void> {
   });
 }
 
-/**
- * Scripted replies streamed event by event, as a visitor's Settings have them (the fixture makes
- * them instant): call before `openApp` in a test that acts while a reply streams.
- */
-export async function streamedReplies(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    if (window !== window.top) return;
-    const prefs = JSON.parse(localStorage.getItem('hp.modelPrefs') ?? '{}') as Record<string, unknown>;
-    localStorage.setItem('hp.modelPrefs', JSON.stringify({ ...prefs, replayPace: 'streamed' }));
-  });
-}
-
 export function rows(page: Page): Locator {
   return page.getByTestId('event-list').getByTestId('event-row');
 }

@@ -154,7 +154,7 @@ export const test = base.extend<{ $test: { page: Page }; $file: { browser: Brows
         if (localStorage.getItem('hp.holdQuestions') === null) localStorage.setItem('hp.holdQuestions', '0');
         // Scripted replies come at once (Settings → Scripted replies: instant), not a few ms apart per
         // event: a long lesson replays in about half the time. A test about a reply as it streams
-        // asks for that pace (`streamedReplies` in app.ts).
+        // picks "streamed" in Settings (`replay-pace`), as a visitor would.
         if (localStorage.getItem('hp.modelPrefs') === null) localStorage.setItem('hp.modelPrefs', '{"replayPace":"instant"}');
       });
       await use(context);

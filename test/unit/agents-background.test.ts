@@ -109,6 +109,27 @@ describe('background jobs in the loop', () => {
     expect(checkTranscript(step.value.messages)).toEqual([]);
   });
 
+  it('Stop while the agent waits for its job ends the run as stopped, not completed, and stops the job', async () => {
+    const script = [{ content: [bg('sleep 30; echo never')] }, { content: [{ type: 'text' as const, text: 'I will wait for the tests.' }] }];
+    const stop = new AbortController();
+    const s = await setup(script, { tools: tools(), input: { signal: stop.signal } });
+    const loop = (await import('../../src/harness/index.ts')).agentLoop(s.input, s.deps);
+    const events = [];
+    let step = await loop.next();
+    while (!step.done) {
+      events.push(step.value);
+      // The model stopped with the job running: the loop now waits for it, and the user presses Stop.
+      if (step.value.type === 'message.appended' && step.value.message.role === 'assistant' && JSON.stringify(step.value.message).includes('wait for the tests')) {
+        setTimeout(() => stop.abort(), 0);
+      }
+      step = await loop.next();
+    }
+    expect(step.value.reason).toBe('aborted');
+    expect(ofType(events, 'background.stopped')[0]).toMatchObject({ reason: 'aborted', jobs: [expect.objectContaining({ id: 'bash_1' })] });
+    expect(ofType(events, 'background.notification')).toEqual([]);
+    expect(checkTranscript(step.value.messages)).toEqual([]);
+  });
+
   it('without the background feature, bash has no run_in_background and rejects it', async () => {
     const { input, deps } = await setup([{ content: [bg('echo hi')] }, { content: [{ type: 'text', text: 'ok' }] }]);
     const { events } = await drain(input, deps);

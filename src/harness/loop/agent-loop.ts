@@ -226,6 +226,8 @@ async function* loopBody(input: LoopInput, deps: LoopDeps, spend: CostLedger | n
         continue;
       }
 
+      // Stop pressed while the loop waited above (a background job): stopped, not completed.
+      if (signal.aborted) return yield* emit.exit('aborted', after, undefined, 'Stopped by the user.');
       // The stop site: Stop hooks may keep the model going (bounded); otherwise the run completes.
       const stopped = yield* stopSite(after, assistant, { emit, hooks, budgets, deps });
       if ('done' in stopped) return stopped.done;
