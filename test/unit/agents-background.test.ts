@@ -4,7 +4,7 @@
  * goes in before the next model call, and a model that stops while a job runs waits for it.
  */
 import { describe, expect, it } from 'vitest';
-import { agents, builtinTools, checkTranscript, FakeClock, WORKDIR } from '../../src/harness/index.ts';
+import { agentLoop, agents, builtinTools, checkTranscript, FakeClock, WORKDIR, type RunResult, type TraceEvent } from '../../src/harness/index.ts';
 import { createJustBashSandbox } from '../../src/sandbox/justbash/index.ts';
 import { drain, ofType, setup, transitions } from './loop-helpers.ts';
 
@@ -14,6 +14,27 @@ const bg = (command: string, description?: string) => ({
   name: 'bash',
   input: { command, run_in_background: true, ...(description ? { description } : {}) },
 });
+
+/**
+ * Runs `script` and presses Stop (the run's signal) after the first event `when` matches: at once,
+ * or with `whileWaiting` once the loop's next await has begun, as a click lands while it waits.
+ */
+async function stopAfter(script: Parameters<typeof setup>[0], when: (e: TraceEvent) => boolean, whileWaiting = false): Promise<{ events: TraceEvent[]; result: RunResult }> {
+  const stop = new AbortController();
+  const s = await setup(script, { tools: tools(), input: { signal: stop.signal } });
+  const loop = agentLoop(s.input, s.deps);
+  const events: TraceEvent[] = [];
+  let step = await loop.next();
+  while (!step.done) {
+    events.push(step.value);
+    if (when(step.value)) {
+      if (whileWaiting) setTimeout(() => stop.abort(), 0);
+      else stop.abort();
+    }
+    step = await loop.next();
+  }
+  return { events, result: step.value };
+}
 
 describe('background jobs in the loop', () => {
   it('returns at once, reads output so far, and notifies before the model call after it finishes', async () => {
@@ -94,40 +115,20 @@ describe('background jobs in the loop', () => {
     // Reported before the exit's transition and run.end.
     expect(ended.events.at(-3)!.type).toBe('background.stopped');
 
-    const stop = new AbortController();
-    const s2 = await setup(script, { tools: tools(), input: { signal: stop.signal } });
-    const loop = (await import('../../src/harness/index.ts')).agentLoop(s2.input, s2.deps);
-    const events = [];
-    let step = await loop.next();
-    while (!step.done) {
-      events.push(step.value);
-      if (step.value.type === 'tool.result' && step.value.content.includes('busy')) stop.abort();
-      step = await loop.next();
-    }
-    expect(step.value.reason).toBe('aborted');
+    const { events, result } = await stopAfter(script, (e) => e.type === 'tool.result' && e.content.includes('busy'));
+    expect(result.reason).toBe('aborted');
     expect(ofType(events, 'background.stopped')[0]).toMatchObject({ reason: 'aborted', jobs: [expect.objectContaining({ id: 'bash_1' })] });
-    expect(checkTranscript(step.value.messages)).toEqual([]);
+    expect(checkTranscript(result.messages)).toEqual([]);
   });
 
   it('Stop while the agent waits for its job ends the run as stopped, not completed, and stops the job', async () => {
     const script = [{ content: [bg('sleep 30; echo never')] }, { content: [{ type: 'text' as const, text: 'I will wait for the tests.' }] }];
-    const stop = new AbortController();
-    const s = await setup(script, { tools: tools(), input: { signal: stop.signal } });
-    const loop = (await import('../../src/harness/index.ts')).agentLoop(s.input, s.deps);
-    const events = [];
-    let step = await loop.next();
-    while (!step.done) {
-      events.push(step.value);
-      // The model stopped with the job running: the loop now waits for it, and the user presses Stop.
-      if (step.value.type === 'message.appended' && step.value.message.role === 'assistant' && JSON.stringify(step.value.message).includes('wait for the tests')) {
-        setTimeout(() => stop.abort(), 0);
-      }
-      step = await loop.next();
-    }
-    expect(step.value.reason).toBe('aborted');
+    // The model stopped with the job running: the loop now waits for it, and the user presses Stop.
+    const { events, result } = await stopAfter(script, (e) => e.type === 'message.appended' && e.message.role === 'assistant' && JSON.stringify(e.message).includes('wait for the tests'), true);
+    expect(result.reason).toBe('aborted');
     expect(ofType(events, 'background.stopped')[0]).toMatchObject({ reason: 'aborted', jobs: [expect.objectContaining({ id: 'bash_1' })] });
     expect(ofType(events, 'background.notification')).toEqual([]);
-    expect(checkTranscript(step.value.messages)).toEqual([]);
+    expect(checkTranscript(result.messages)).toEqual([]);
   });
 
   it('without the background feature, bash has no run_in_background and rejects it', async () => {

@@ -8,21 +8,27 @@
  * on a 226-event run: the layouts stayed about as many and as costly — the frames already
  * followed the batches one to one — so this is about where the work happens, not a speed-up.)
  *
- * Only the user lets go of the bottom: a scroll away from it counts when a wheel, touch, key or
- * pointer on the container came first. Scroll events the page causes itself are not the user
+ * Only the user lets go of the bottom: a scroll away from it counts when a wheel, a touch, a
+ * scrolling key or a press on the container's own scrollbar came first (not a click on a row, nor
+ * the stepping shortcuts pressed while a row has focus). Scroll events the page causes itself are not the user
  * leaving — and they come a frame late, when newer rows may have grown the list past the slack:
  * our own scroll's event; the browser clamping the position when the container grows taller (the
  * run's progress line going away at its end) or rows fold away. Taking those for the user, the
  * event list stopped following about one run in four (`run-to-end.e2e.ts` checks it). A fold that
  * opens shows rows already in the DOM, which only an attribute says: observed too.
  */
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+
 export function stickToBottom(node: HTMLElement): { destroy(): void } {
   let pinned = true;
   let frame = 0;
   const slack = 24;
-  /** The user touched the container (wheel, touch, key, pointer) since it was last at the bottom. */
+  /** The user started scrolling the container since it was last at the bottom. */
   let userIntent = false;
-  const onIntent = () => {
+  const onIntent = (e: Event) => {
+    // A press on the container itself is on its scrollbar (rows are its children).
+    if (e.type === 'pointerdown' && e.target !== node) return;
+    if (e.type === 'keydown' && !SCROLL_KEYS.has((e as KeyboardEvent).key)) return;
     userIntent = true;
   };
   const onScroll = () => {

@@ -17,7 +17,7 @@ export const DEFAULT_MODEL_ID = 'claude-sonnet-5-5';
 /**
  * How a scripted reply reaches the page: `streamed`, event by event a few milliseconds apart as a
  * model streams (what a learner watching a run should see), or `instant`, every event as soon as it
- * is pulled (a long replay in about half the time: for re-running a lesson, or a test suite).
+ * is pulled, without the 12 ms pause before each (for re-running a lesson, or a test suite).
  */
 export type ReplayPace = 'streamed' | 'instant';
 
