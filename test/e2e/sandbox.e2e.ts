@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './browser.ts';
+import { allowConsoleErrors, expect, test, type Page } from './browser.ts';
 import { openApp, openSettings, runStatus, selectScenario, showFiles, waitForStatus } from './app.ts';
 import { parseScenario, type Scenario } from '../../src/scenarios/schema.ts';
 import { fileEntry, linkPath, openAt, toolCalls } from './safety-fixtures.ts';
@@ -120,21 +120,60 @@ test('Stop ends a busy loop in the sandbox at once, and the page stays responsiv
   await expect.poll(() => html.getAttribute('data-theme')).toBe(before);
 });
 
-test('a scenario picked before anything ran takes over the sandbox worker the page booted: one worker, only its own files, and it runs', async ({ page }) => {
-  // Counts the page's workers by their script (the only thing in this test that wraps a page API).
-  await page.addInitScript(() => {
+/**
+ * Counts the sandbox workers the page constructs (by their script): call before `openApp`. With
+ * `redirectTo`, each is pointed at that URL instead (a script that cannot load). The only thing in
+ * these tests that wraps a page API.
+ */
+async function countSandboxWorkers(page: Page, redirectTo?: string): Promise<() => Promise<number>> {
+  await page.addInitScript((redirect) => {
     const Native = window.Worker;
     const scripts: string[] = [];
     (window as unknown as { __workerScripts: string[] }).__workerScripts = scripts;
     window.Worker = class extends Native {
       constructor(url: string | URL, options?: WorkerOptions) {
-        super(url, options);
-        scripts.push(String(url));
+        const sandbox = String(url).includes('sandbox-worker');
+        super(sandbox && redirect ? new URL(redirect, location.href) : url, options);
+        if (sandbox) scripts.push(String(url));
       }
     };
-  });
-  const sandboxWorkers = () =>
-    page.evaluate(() => (window as unknown as { __workerScripts: string[] }).__workerScripts.filter((u) => u.includes('sandbox-worker')).length);
+  }, redirectTo ?? '');
+  return () => page.evaluate(() => (window as unknown as { __workerScripts: string[] }).__workerScripts.length);
+}
+
+test('the sandbox worker starts as the page begins to run, before the app mounts, and the first sandbox is that worker', async ({ page }) => {
+  const sandboxWorkers = await countSandboxWorkers(page);
+  await openApp(page);
+  // Started by the entry's second module (src/start-early.ts), so just-bash compiles on the worker's
+  // thread while the page mounts: a Step clicked the moment the page is usable finds it ready.
+  const marks = await page.evaluate(() =>
+    ['hp:sandbox-worker-started', 'hp:modules-evaluated', 'hp:mounted'].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? -1),
+  );
+  expect(marks[0]).toBeGreaterThan(0);
+  expect(marks[0]).toBeLessThan(marks[1]!);
+  expect(marks[1]).toBeLessThanOrEqual(marks[2]!);
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  // The default scenario's run ran in the early worker: no second one was started for it.
+  expect(await sandboxWorkers()).toBe(1);
+});
+
+test('a sandbox worker whose script cannot load: the sandbox says why and runs just-bash on the page\'s thread', async ({ page }) => {
+  // Both the early worker and the spawner's retry point at a script the server does not have.
+  const sandboxWorkers = await countSandboxWorkers(page, '/assets/no-such-sandbox-worker.js');
+  allowConsoleErrors(page, /no-such-sandbox-worker|Failed to load resource|404/i);
+  await openApp(page);
+  await openSettings(page);
+  await expect
+    .poll(async () => ((await page.getByTestId('sandbox-status').textContent()) ?? '').replace(/\s+/g, ' '))
+    .toMatch(/just-bash[\s\S]*in the page's thread/i);
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  expect(await sandboxWorkers()).toBeGreaterThanOrEqual(1);
+});
+
+test('a scenario picked before anything ran takes over the sandbox worker the page booted: one worker, only its own files, and it runs', async ({ page }) => {
+  const sandboxWorkers = await countSandboxWorkers(page);
   // The default scenario's sandbox boots with the page; the switch comes while it may still be booting.
   await openApp(page);
   await selectScenario(page, 'fix-a-bug');

@@ -4,6 +4,7 @@
  */
 import { createWorkerSandbox } from './client.ts';
 import type { WorkerSandbox } from './client.ts';
+import { newSandboxWorker, takeEarlyWorker } from './early-worker.ts';
 import { recyclingSpawner, type DetachableWorker } from './spare-worker.ts';
 import type { FromWorker } from './protocol.ts';
 
@@ -17,9 +18,9 @@ export function canUseWorkers(): boolean {
   return typeof Worker === 'function' && typeof window !== 'undefined';
 }
 
+/** The worker the page started as it loaded (`early-worker.ts`), else a new one. */
 function newBrowserWorker(): Worker {
-  // Written out here (not passed in) so Vite sees the URL and bundles sandbox-worker.ts as its own chunk.
-  return new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module', name: 'just-bash sandbox' });
+  return takeEarlyWorker() ?? newSandboxWorker();
 }
 
 function adaptBrowserWorker(worker: Worker): DetachableWorker {
