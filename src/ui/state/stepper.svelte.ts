@@ -13,9 +13,6 @@ import { replayFirst } from '../stepper/replay-first-client.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 
-/** Pace of a replayed edited turn, like the scripted model's in the UI. */
-const CHUNK_DELAY_MS = 12;
-
 export type Hit = { label: string; seq: number };
 
 export class Stepper {
@@ -143,7 +140,8 @@ export class Stepper {
     }
     this.error = null;
     this.hit = null;
-    const model = plan.replayFirst ? replayFirst(plan.replayFirst, inner, { clock: realClock, chunkDelayMs: CHUNK_DELAY_MS }) : inner;
+    // The edited turn plays at the pace of scripted replies (Settings → Scripted replies).
+    const model = plan.replayFirst ? replayFirst(plan.replayFirst, inner, { clock: realClock, chunkDelayMs: this.settings.scriptedChunkDelayMs }) : inner;
     await this.ctl.fork(plan.history, { model });
     this.forkNote = `Forked at event ${at}: ${plan.note}. The run continues from there in the same sandbox.`;
   }
