@@ -5,11 +5,13 @@
  * value the controller shows equals a freshly built page's, so a per-run field kept anywhere else
  * (and forgotten by reset) fails here.
  */
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { realClock } from '../../src/harness/clock.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import type { PageState } from '../../src/ui/state/page-state.svelte.ts';
 import { RunController } from '../../src/ui/state/run-controller.svelte.ts';
 import { RunState } from '../../src/ui/state/run-state.svelte.ts';
+import { SCRIPTED_CHUNK_DELAY_MS } from '../../src/ui/state/settings.svelte.ts';
 import { stubLocalStorage } from '../helpers/local-storage.ts';
 import { memoryPageState } from '../helpers/page-state.ts';
 
@@ -82,6 +84,37 @@ describe('createPageState', () => {
     // (Each page boots a sandbox of its own: only what it is, not the instance, compares.)
     for (const k of accessors(RunController.prototype).filter((k) => k !== 'sandbox')) {
       if (plain(b[k])) expect(a[k], k).toEqual(b[k]);
+    }
+  });
+});
+
+describe('the stepper on the page', () => {
+  // Settings → Scripted replies sets the pace of every scripted reply, the edited turn a fork
+  // replays included (it used to keep its own 12 ms per event, so "instant" did not reach it).
+  test.each(['streamed', 'instant'] as const)('an edited tool call replayed as a fork plays at the Scripted replies pace (%s)', async (pace) => {
+    const { page: p } = page();
+    p.settings.replayPace = pace;
+    p.stepper.toggle('event', 'tool.proposed');
+    await p.stepper.continue();
+    const pending = p.stepper.pending;
+    expect(pending?.kind).toBe('tool');
+    const call = pending?.kind === 'tool' ? pending.calls[0]! : null;
+    const sleeps = vi.spyOn(realClock, 'sleep');
+    try {
+      // Lesson 1's first call is a glob: the edit widens its pattern.
+      expect(call!.name).toBe('glob');
+      await p.stepper.editToolInputs(new Map([[call!.toolUseId, JSON.stringify({ ...(call!.input as Record<string, unknown>), pattern: '**/*' })]]));
+      expect(p.stepper.error).toBeNull();
+      await p.ctl.run();
+      expect(p.ctl.status).toBe('done');
+      const edited = p.ctl.events.find((e) => e.type === 'tool.result' && e.toolUseId === `${call!.toolUseId}_edit1`);
+      expect(edited?.type === 'tool.result' && !edited.isError).toBe(true);
+      // The replayed turn's events, then the script's: a pause before each when streamed, none when instant.
+      const paced = sleeps.mock.calls.filter(([ms]) => ms === SCRIPTED_CHUNK_DELAY_MS).length;
+      if (pace === 'streamed') expect(paced).toBeGreaterThan(0);
+      else expect(paced).toBe(0);
+    } finally {
+      sleeps.mockRestore();
     }
   });
 });
