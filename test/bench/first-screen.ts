@@ -5,7 +5,9 @@
  * browser profiles:
  * - the entry's size: the entry chunk and every chunk it imports statically, raw and gzip, and
  *   which heavy packages (zod, yaml, re2js, the loop, the MCP SDK) it carries (`entry-closure.ts`);
- * - when the entry's modules have run and the app is mounted (`main.ts`'s User Timing marks);
+ * - when the entry's modules have run and the app is mounted (`main.ts`'s User Timing marks), when
+ *   the sandbox worker was created (`early-worker.ts`) and when the first sandbox was ready
+ *   (`ui/state/run-sandbox.ts`): a Step clicked at usable waits for the last;
  * - first paint (first-contentful-paint) and cold time-to-usable: navigation start to the first
  *   animation frame with the Step button enabled (`usable-timing.ts`), empty HTTP cache and
  *   storage, in a tab already open and the browser quiet (a visitor following a link); with the
@@ -126,7 +128,7 @@ const median = (xs: number[]) => {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median(xs).toFixed(0)} ${unit}  [${xs.map((x) => x.toFixed(0)).join(', ')}] |`;
 
-type Samples = { evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[] };
+type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[] };
 
 /** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
 async function freshContext(browser: Browser): Promise<BrowserContext> {
@@ -156,6 +158,10 @@ async function round(browser: Browser, url: string, out: Samples): Promise<void>
   out.mounted.push(marks['hp:mounted'] ?? Number.NaN);
   // Step clicked the moment it is enabled (it may wait for what loads at idle, with "Loading the harness…").
   out.stepAtUsable.push(await firstStep(page1));
+  // The sandbox's marks, read once the Step has needed it (a build from before round 12 has neither: NaN).
+  const sandboxMarks = (await page1.evaluate(`Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))`)) as Record<string, number>;
+  out.workerStarted.push(sandboxMarks['hp:sandbox-worker-started'] ?? Number.NaN);
+  out.sandboxReady.push(sandboxMarks['hp:sandbox-ready'] ?? Number.NaN);
   await first.close();
   // A fresh profile's first page: the address opened in a new window, Chrome's own window UI loading alongside.
   const windowed = await freshContext(browser);
@@ -208,7 +214,7 @@ async function main(): Promise<void> {
   const floorServer = await startVitePreview(ROOT, floorDist);
   const floor = { tab: [] as number[], window: [] as number[] };
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  const samples: Samples[] = DISTS.map(() => ({ evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [] }));
+  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [] }));
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -231,6 +237,8 @@ async function main(): Promise<void> {
     console.log(`| heavy packages in the entry | ${size.heavy.length ? size.heavy.join(', ') : 'none'} |`);
     console.log(row('cold: the entry’s modules evaluated (mark hp:modules-evaluated)', s.evaluated));
     console.log(row('cold: the app mounted (mark hp:mounted)', s.mounted));
+    console.log(row('cold: sandbox worker created (mark hp:sandbox-worker-started)', s.workerStarted));
+    console.log(row('cold: first sandbox ready (mark hp:sandbox-ready; a Step at usable waits for it)', s.sandboxReady));
     console.log(row('cold first paint (FCP: index.html’s loading shell, then the app)', s.paint));
     console.log(row('cold time-to-usable (Step enabled), in an open tab', s.cold));
     console.log(row('cold time-to-usable, the first page of a new window', s.coldNewWindow));
