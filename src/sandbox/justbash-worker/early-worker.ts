@@ -15,6 +15,11 @@
  * link's scenario until trusted, a teammate's tab); only a scenario set to WebContainer leaves it idle.
  */
 
+/** Whether this page can run the sandbox in a module Worker (not in Node, where tests import the spawner's module). */
+export function canUseWorkers(): boolean {
+  return typeof Worker === 'function' && typeof window !== 'undefined';
+}
+
 /** Starts a sandbox worker (`sandbox-worker.ts`, bundled by Vite as its own chunk). */
 export function newSandboxWorker(): Worker {
   // Written out here (not passed in) so Vite sees the URL and bundles sandbox-worker.ts as its own chunk.
@@ -35,8 +40,7 @@ export function takeEarlyWorker(): Worker | null {
   return entry.worker;
 }
 
-// Where module Workers exist (not in Node, where the harness's tests import the spawner's module).
-if (typeof Worker === 'function' && typeof window !== 'undefined') {
+if (canUseWorkers()) {
   try {
     const entry = { worker: newSandboxWorker(), failed: false };
     // A worker that fails to load before the sandbox listens would lose its `error` event (the

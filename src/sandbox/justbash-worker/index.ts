@@ -4,7 +4,7 @@
  */
 import { createWorkerSandbox } from './client.ts';
 import type { WorkerSandbox } from './client.ts';
-import { newSandboxWorker, takeEarlyWorker } from './early-worker.ts';
+import { canUseWorkers, newSandboxWorker, takeEarlyWorker } from './early-worker.ts';
 import { recyclingSpawner, type DetachableWorker } from './spare-worker.ts';
 import type { FromWorker } from './protocol.ts';
 
@@ -13,10 +13,7 @@ export type JustBashWorkerOptions = {
   env?: Record<string, string>;
 };
 
-/** Whether this page can run the sandbox in a module Worker. */
-export function canUseWorkers(): boolean {
-  return typeof Worker === 'function' && typeof window !== 'undefined';
-}
+export { canUseWorkers };
 
 /** The worker the page started as it loaded (`early-worker.ts`), else a new one. */
 function newBrowserWorker(): Worker {
