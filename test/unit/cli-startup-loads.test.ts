@@ -65,6 +65,16 @@ describe('runner start-up', () => {
     expect(zodBytes).toBeLessThan(250_000);
   });
 
+  it('the SDK comes as its Messages client only (messages-sdk.ts): not the whole surface (beta, files, webhooks), ~450 KB before the first request', () => {
+    const g = graph();
+    const chunks = [...g.startup, ...g.lazy];
+    const sdkBytes = chunks.reduce((n, c) => n + (c.origins['@anthropic-ai/sdk'] ?? 0), 0);
+    expect(sdkBytes).toBeGreaterThan(60_000);
+    expect(sdkBytes).toBeLessThan(200_000);
+    // The webhook verifier and its hashing are what the full client's `webhooks` resource brings.
+    for (const o of ['standardwebhooks', 'fast-sha256']) expect(chunks.some((c) => o in c.origins), o).toBe(false);
+  });
+
   it('the sandbox thread reads just-bash and the sandbox before it answers, not the harness parsers or the SDK', () => {
     const t = graph().sandboxThread;
     expect(t?.entry).toBe('sandbox-worker.mjs');

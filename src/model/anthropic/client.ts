@@ -3,13 +3,13 @@
  * browser (or Node, for headless runs). Streams with `stream: true`; never retries on its own
  * (`maxRetries: 0`) so every retry is a visible loop event; never throws from `stream`.
  */
-import Anthropic from '@anthropic-ai/sdk';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { MessageCountTokensParams, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest } from '../../harness/messages.ts';
 import type { ModelClient, ModelError, ModelStreamEvent } from '../../harness/ports.ts';
 import { abortedError, ModelCallError, redactError, streamCutError, type ErrorAudience } from '../errors.ts';
 import { modelErrorFromSdk } from './map-error.ts';
+import { MessagesSdk } from './messages-sdk.ts';
 import { SseEventMapper } from './map-events.ts';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -60,7 +60,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions): AnthropicMo
   const apiKey = opts.apiKey.trim();
   const baseURL = (opts.baseURL?.trim() || DEFAULT_BASE_URL).replace(/\/+$/, '');
   const secrets = [apiKey];
-  const sdk = new Anthropic({
+  const sdk = new MessagesSdk({
     apiKey: apiKey || 'missing-key',
     // Always explicit, so the SDK never falls back to environment variables or profiles.
     baseURL,

@@ -1,7 +1,7 @@
 /**
  * What the SDK throws → {@link ModelError}, through the shared mapping in `../errors.ts`.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
 import type { ModelError } from '../../harness/ports.ts';
 import { abortedError, connectionError, modelErrorFromHttp, redactError, retryAfterMsFromHeaders, streamCutError, type ErrorAudience } from '../errors.ts';
 
