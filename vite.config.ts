@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { frameScriptHash } from './src/security/frame-hash-node.ts';
 import { metaContentSecurityPolicy, securityHeaders, withCspMeta } from './src/security/headers.ts';
 import { justBashParserExport } from './src/sandbox/justbash/parser-export.ts';
+import { justBashSplitBuild } from './src/sandbox/justbash/split-build.ts';
 import { prebuiltBuiltins } from './src/scenarios/library/prebuilt.ts';
 
 // One definition (src/security/headers.ts) for dev, preview and public/_headers (static hosts):
@@ -18,8 +19,10 @@ export default defineConfig({
     svelte(),
     // The build's index.html carries the policy as a <meta> too, for hosts that ignore _headers (dev keeps only the header: Vite injects inline scripts there).
     { name: 'csp-meta', apply: 'build', transformIndexHtml: (html: string) => withCspMeta(html, metaContentSecurityPolicy(frameScriptHash())) },
-    // The page judges Bash commands with just-bash's own parser, as the CLI does: its browser bundle gets the `parse` export it lacks.
+    // `vite dev` pre-bundles just-bash's browser bundle: it gets the `parse` export the page's permission check needs (the build's ESM build has it).
     justBashParserExport(),
+    // The build loads just-bash's code-split ESM build, commands on demand, as the headless runner does (see the module).
+    justBashSplitBuild(),
     // The built-in scenarios, migrated (the default one also made runnable) at build time: no zod parse on load.
     prebuiltBuiltins(),
   ],
@@ -56,5 +59,6 @@ export default defineConfig({
       output: { codeSplitting: { groups: [{ name: 'first-screen', tags: ['$initial'] }] } },
     },
   },
-  worker: { format: 'es' },
+  // The sandbox worker bundles just-bash the same way as the page (`worker.plugins` are the worker build's own).
+  worker: { format: 'es', plugins: () => [justBashSplitBuild()] },
 });

@@ -5,11 +5,12 @@
  *
  * Timeouts are small (hundreds of ms) so the whole suite runs in a few seconds.
  *
- * The cases live in `contract/`, one file per area (exec, files, runtimes) with the assertions
+ * The cases live in `contract/`, one file per area (exec, commands, files, runtimes) with the assertions
  * they share in `contract/assert.ts`; this file joins them in order and runs them.
  */
 import type { Sandbox } from '../harness/ports.ts';
 import type { ContractCase } from './contract/assert.ts';
+import { commandCases } from './contract/command-cases.ts';
 import { execCases } from './contract/exec-cases.ts';
 import { fsCases } from './contract/fs-cases.ts';
 import { runtimeCases } from './contract/runtime-cases.ts';
@@ -18,7 +19,7 @@ export type { ContractCase } from './contract/assert.ts';
 export { expectEqual, expectFsError, expectTrue } from './contract/assert.ts';
 export type ContractOutcome = { name: string; ok: boolean; error?: string; ms: number };
 
-export const contractCases: ContractCase[] = [...execCases, ...fsCases, ...runtimeCases()];
+export const contractCases: ContractCase[] = [...execCases, ...commandCases, ...fsCases, ...runtimeCases()];
 
 /**
  * Runs every case on a fresh sandbox from `makeSandbox`, disposing it afterwards.

@@ -91,12 +91,12 @@ test('a command hidden in a ${x:-…} default is denied by a deny rule on rm, as
   await fileEntry(page, '/home/project/keep.txt').waitFor();
 });
 
-/** Whether the page has requested the shell parser's chunk (just-bash's browser bundle comes with it). */
+/** Whether the page has requested the shell parser's chunk (just-bash's ESM build comes with it). */
 function parserRequested(page: Page): Promise<boolean> {
   return page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/shell-parser-[^/]*\.js$/.test(e.name)));
 }
 
-// Issue 23 §4: just-bash's parser (~1.3 MB on the page's thread) is not loaded at idle nor in the
+// Issue 23 §4: just-bash's parser (~0.65 MB on the page's thread) is not loaded at idle nor in the
 // first Step; the run's first model request starts it, and the call after it is still judged on it.
 test('the parser loads at the first model request, not before, and the hidden rm is still denied', async ({ page }) => {
   await openAt(page, linkPath(hiddenRmScenario('e2e')));

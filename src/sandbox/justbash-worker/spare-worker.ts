@@ -1,6 +1,6 @@
 /**
  * One idle sandbox worker kept for the next sandbox. Loading just-bash in a new worker costs the
- * page's CPU (parsing and compiling a 1.3 MB module, ~0.3–0.4 s on two cores); switching scenarios
+ * page's CPU (parsing and compiling a 0.7 MB module, a few hundred ms on two cores); switching scenarios
  * before running anything (the picker's default booted one already) would pay it twice. A sandbox
  * disposed before it ran a single command hands its worker back (`WorkerLike.recycle`, after the
  * client posted `reset`), and the next spawn takes it instead of starting another.

@@ -1,5 +1,6 @@
 /**
- * A build step for the page: just-bash's browser bundle carries the very parser its Node entry
+ * A step of `vite dev`'s pre-bundling (the build loads just-bash's ESM build instead, `split-build.ts`,
+ * which exports both already): just-bash's browser bundle carries the very parser its Node entry
  * exports as `parse` / `serialize` (one source, one version), but exports neither — so the page's
  * permission check fell back to our own lexer while the sandbox executed with just-bash's parser,
  * the classic two-parsers differential (issue 21 §6). This appends the two exports to

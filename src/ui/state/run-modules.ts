@@ -3,7 +3,7 @@
  * runner, the page tool runner and the shell parser of the permission check. A run only awaits
  * the runners its scenario uses, and the page starts loading those at idle time after the first
  * paint, so the first Step does not wait for chunks to download and parse. The parser (just-bash's
- * browser bundle, ~1.3 MB on the page's thread) is never prefetched: it loads while the run's
+ * ESM build, ~0.65 MB on the page's thread) is never prefetched: it loads while the run's
  * first model request is out, and the run waits for it only before judging a tool call
  * (`page-shell-parser.ts`).
  */
@@ -26,7 +26,7 @@ export function pageToolModule(): Promise<PageToolModule> {
 
 /**
  * just-bash's own parser for the permission check (`ShellParser`), as the CLI binds it: the page's
- * build exports it from just-bash's browser bundle (`sandbox/justbash/parser-export.ts`). Loaded
+ * build takes it from just-bash's ESM build (`sandbox/justbash/split-build.ts`; `vite dev` from its browser bundle, `parser-export.ts`). Loaded
  * once per page, never on the first screen.
  */
 export function shellParserModule(): Promise<ShellParserModule> {
