@@ -60,5 +60,13 @@ export default defineConfig({
     },
   },
   // The sandbox worker bundles just-bash the same way as the page (`worker.plugins` are the worker build's own).
-  worker: { format: 'es', plugins: () => [justBashSplitBuild()] },
+  worker: {
+    format: 'es',
+    plugins: () => [justBashSplitBuild()],
+    // Its static imports in its own file, as the page's first screen (above): left to itself the bundler
+    // split off three small chunks that just-bash's command chunks share, and the worker fetched them
+    // only after compiling its script, a second round trip before its sandbox could answer. (Rolldown
+    // still keeps its ~1 kB runtime apart.)
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'sandbox-worker', tags: ['$initial'] }] } } },
+  },
 });

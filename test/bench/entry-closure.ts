@@ -5,7 +5,7 @@
  * the first-screen bench prints the list (issue 23 §4: RE2, YAML, zod, the loop and MCP load on
  * demand, not with the first screen).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -25,6 +25,20 @@ export function entryClosure(dist: string): EntryClosure {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const entry = /<script type="module"[^>]*src="\/?([^"]+)"/.exec(html)?.[1];
   if (!entry) throw new Error(`${dist}/index.html has no module script`);
+  return chunkClosure(dist, entry);
+}
+
+/**
+ * The sandbox worker's script and its static imports: what the worker fetches and compiles before
+ * its sandbox can answer (a Step at a cold page's usable waits for it). Null for a build without one.
+ */
+export function sandboxWorkerClosure(dist: string): EntryClosure | null {
+  const file = readdirSync(join(dist, 'assets')).find((f) => /^sandbox-worker-[\w-]+\.js$/.test(f));
+  return file ? chunkClosure(dist, `assets/${file}`) : null;
+}
+
+/** `entry` (a path under `dist`) and every chunk it imports statically, transitively. */
+export function chunkClosure(dist: string, entry: string): EntryClosure {
   const seen = new Set<string>();
   const queue = [entry];
   while (queue.length) {

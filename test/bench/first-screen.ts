@@ -5,6 +5,7 @@
  * browser profiles:
  * - the entry's size: the entry chunk and every chunk it imports statically, raw and gzip, and
  *   which heavy packages (zod, yaml, re2js, the loop, the MCP SDK) it carries (`entry-closure.ts`);
+ *   the same for the sandbox worker's script (what the worker compiles before it can answer);
  * - when the entry's modules have run and the app is mounted (`main.ts`'s User Timing marks), when
  *   the sandbox worker was created (`early-worker.ts`) and when the first sandbox was ready
  *   (`ui/state/run-sandbox.ts`): a Step clicked at usable waits for the last;
@@ -35,7 +36,7 @@ import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
 import { firstStep } from './first-step-timing.ts';
 import { timeToUsable, watchUsable } from './usable-timing.ts';
 import { startVitePreview } from '../e2e/servers.ts';
-import { entryClosure } from './entry-closure.ts';
+import { entryClosure, sandboxWorkerClosure } from './entry-closure.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // `--dist <dir>` (repeatable) measures other builds, e.g. an older commit's: with two or more,
@@ -235,6 +236,8 @@ async function main(): Promise<void> {
     console.log(`\n${dist}`);
     console.log(`| entry (static closure) | ${size.files.length} chunks, ${kb(size.raw)} raw, ${kb(size.gzip)} gzip |`);
     console.log(`| heavy packages in the entry | ${size.heavy.length ? size.heavy.join(', ') : 'none'} |`);
+    const worker = sandboxWorkerClosure(dist);
+    if (worker) console.log(`| sandbox worker script (static closure) | ${worker.files.length} chunks, ${kb(worker.raw)} raw, ${kb(worker.gzip)} gzip |`);
     console.log(row('cold: the entry’s modules evaluated (mark hp:modules-evaluated)', s.evaluated));
     console.log(row('cold: the app mounted (mark hp:mounted)', s.mounted));
     console.log(row('cold: sandbox worker created (mark hp:sandbox-worker-started)', s.workerStarted));

@@ -66,5 +66,8 @@ describe("the build's just-bash (split-build.ts)", () => {
     const names = (list: unknown[] | undefined) => (list ?? []).flat().map((p) => (p as { name?: string } | null)?.name);
     expect(names(config.plugins)).toContain('just-bash-split-build');
     expect(names(config.worker?.plugins?.())).toContain('just-bash-split-build');
+    // The worker's script and what it imports statically are one file: one fetch before it compiles.
+    const worker = config.worker as { rolldownOptions?: { output?: { codeSplitting?: { groups?: unknown[] } } } };
+    expect(worker.rolldownOptions?.output?.codeSplitting?.groups).toContainEqual({ name: 'sandbox-worker', tags: ['$initial'] });
   });
 });
