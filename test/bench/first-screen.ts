@@ -18,8 +18,10 @@
  *   which is what this bench measured until round 9 (the e2e tests use the headless shell, which
  *   has no window UI);
  * - warm time-to-usable: the same after a reload (HTTP cache full);
- * - first Step: the click to the first event row on screen, clicked the moment Step is enabled on
- *   the cold page, and on the reloaded page once it has settled.
+ * - first Step: the click to the first event row on screen, clicked from the bench as soon as it sees
+ *   Step enabled on the cold page (a few hundred ms after the frame, on a page still busy loading),
+ *   clicked from inside the page in the very frame Step is enabled (a visitor waiting for it), and
+ *   on the reloaded page once it has settled.
  * `--dist <dir>` may be given more than once (e.g. main's build and yours): the builds' rounds
  * alternate in one browser, so a before/after pair sees the same machine load.
  * Each round also loads a one-button page (a module script that adds an enabled Step button, served
@@ -33,7 +35,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
-import { firstStep } from './first-step-timing.ts';
+import { clickStepInUsableFrame, firstStep, stepInUsableFrame } from './first-step-timing.ts';
 import { timeToUsable, watchUsable } from './usable-timing.ts';
 import { startVitePreview } from '../e2e/servers.ts';
 import { entryClosure, sandboxWorkerClosure } from './entry-closure.ts';
@@ -129,7 +131,7 @@ const median = (xs: number[]) => {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median(xs).toFixed(0)} ${unit}  [${xs.map((x) => x.toFixed(0)).join(', ')}] |`;
 
-type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[] };
+type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[]; stepInFrame: number[] };
 
 /** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
 async function freshContext(browser: Browser): Promise<BrowserContext> {
@@ -180,6 +182,13 @@ async function round(browser: Browser, url: string, out: Samples): Promise<void>
   await settle(page);
   out.step.push(await firstStep(page));
   await context.close();
+  // A fresh profile again: Step clicked in the first frame it is enabled, from inside the page.
+  const eager = await freshContext(browser);
+  await clickStepInUsableFrame(eager);
+  const page3 = await openTab(eager);
+  await page3.goto(`${url}/`);
+  out.stepInFrame.push(await stepInUsableFrame(page3));
+  await eager.close();
 }
 
 /** The floor: a page whose only script adds an enabled Step button (a build of nothing but that). */
@@ -215,7 +224,7 @@ async function main(): Promise<void> {
   const floorServer = await startVitePreview(ROOT, floorDist);
   const floor = { tab: [] as number[], window: [] as number[] };
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [] }));
+  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [], stepInFrame: [] }));
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -249,6 +258,7 @@ async function main(): Promise<void> {
     console.log(row('cold load, page script time to usable (ScriptDuration)', s.coldScript));
     console.log(row('warm time-to-usable (reload)', s.warm));
     console.log(row('first Step clicked at usable, cold (click → first event row)', s.stepAtUsable));
+    console.log(row('first Step clicked in the frame Step is enabled, cold (from inside the page)', s.stepInFrame));
     console.log(row('first Step, warm page settled (click → first event row)', s.step));
   });
   console.log(`\n${row('floor: a one-button page, cold time-to-usable in an open tab (Chromium alone, same server)', floor.tab)}`);
