@@ -64,9 +64,9 @@ export default defineConfig({
     format: 'es',
     plugins: () => [justBashSplitBuild()],
     // Its static imports in its own file, as the page's first screen (above): left to itself the bundler
-    // split off three small chunks that just-bash's command chunks share, and the worker fetched them
-    // only after compiling its script, a second round trip before its sandbox could answer. (Rolldown
-    // still keeps its ~1 kB runtime apart.)
+    // split off three small chunks that just-bash's command chunks share, which the worker fetches only
+    // after compiling its script (seen in a trace; the first-screen bench's difference was within its
+    // noise). Rolldown still keeps its ~1 kB runtime apart.
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'sandbox-worker', tags: ['$initial'] }] } } },
   },
 });
