@@ -30,6 +30,11 @@ export default ts.config(
     languageOptions: { globals: { ...globals.es2022 } },
     rules: {
       'no-restricted-globals': ['error', 'window', 'document', 'localStorage', 'indexedDB', 'fetch'],
+      // What the harness sorts goes into prompts: its order must not depend on the runtime's locale.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='localeCompare']", message: 'Sort with byCodeUnits (harness/util/order.ts): localeCompare orders by the runtime\'s locale, and its first call builds an ICU collator.' },
+      ],
     },
   },
   // The harness imports no browser packages and nothing outside src/harness/ (../ui, ../storage, …):

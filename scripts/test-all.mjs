@@ -10,11 +10,22 @@
  * long (875 s: e2e 730 → 862 s), and even under SCHED_IDLE (`chrt --idle 0`) four e2e files took
  * 118 s instead of 87: the idle third is not free on these machines, so the phases stay in a row.
  *
+ * Each phase's CPU time (user + system, of every process it started and waited for: Chromium, the
+ * servers, vitest's workers) is printed beside its wall time, and their ratio: how many of the
+ * machine's cores the phase kept busy. A phase near the core count cannot get faster by running
+ * beside another; one well below it is waiting (on a browser, a timer, the disk).
+ *
  *   node scripts/test-all.mjs [--from <phase>]   (start at a phase, e.g. after fixing an e2e test)
+ *
+ * `HP_TEST_ALL_PHASES` (JSON, `[[name, command], …]`) replaces the phases: the script's own test
+ * (`test/unit/test-all-script.test.ts`) runs it on commands of a second, not on the whole chain.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-const PHASES = [
+const PHASES = process.env.HP_TEST_ALL_PHASES ? JSON.parse(process.env.HP_TEST_ALL_PHASES) : [
   ['check', 'npm run check'],
   ['lint', 'npm run lint'],
   ['unit', 'npx vitest run'],
@@ -30,6 +41,34 @@ if (start === -1) {
   process.exit(2);
 }
 
+const scratch = mkdtempSync(join(tmpdir(), 'hp-test-all-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * `command` as the phase's shell runs it, followed by the POSIX `times` builtin (its children's
+ * user and system time, which includes what they waited for in turn), written to a file of its own.
+ */
+function timed(name, command) {
+  const file = join(scratch, `${name}.times`);
+  // In a subshell, so a command that ends its shell (`exit`) still leaves the times behind it.
+  return { file, line: `(${command})\nstatus=$?; times > '${file}'; exit $status` };
+}
+
+/** CPU seconds from a `times` output's second line ("0m12.34s 0m1.50s": children's user, system); null when unreadable. */
+function cpuSeconds(file) {
+  try {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const parts = (lines[1] ?? '').trim().split(/\s+/);
+    const secs = parts.map((p) => {
+      const m = /^(\d+)m([\d.]+)s$/.exec(p);
+      return m ? Number(m[1]) * 60 + Number(m[2]) : Number.NaN;
+    });
+    return secs.length === 2 && secs.every(Number.isFinite) ? secs[0] + secs[1] : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs commands side by side, each with its output buffered and printed whole when it ends. */
 function runSideBySide(pairs) {
   return Promise.all(
@@ -37,7 +76,8 @@ function runSideBySide(pairs) {
       ([name, command]) =>
         new Promise((resolve) => {
           const t0 = Date.now();
-          const child = spawn(command, {
+          const run = timed(name, command);
+          const child = spawn(run.line, {
             shell: true,
             stdio: ['ignore', 'pipe', 'pipe'],
             // Piped output loses a terminal's colours; keep them as when the phase runs alone.
@@ -49,7 +89,7 @@ function runSideBySide(pairs) {
           child.on('close', (code) => {
             process.stdout.write(`\n::: ${name}: ${command}\n`);
             process.stdout.write(Buffer.concat(chunks));
-            resolve([name, (Date.now() - t0) / 1000, code === 0, code ?? 1]);
+            resolve([name, (Date.now() - t0) / 1000, code === 0, code ?? 1, cpuSeconds(run.file)]);
           });
         }),
     ),
@@ -63,23 +103,27 @@ const todo = PHASES.slice(start);
 // Types and lint only read the sources: run them together when both are due.
 if (todo[0]?.[0] === 'check' && todo[1]?.[0] === 'lint') {
   const results = await runSideBySide(todo.splice(0, 2));
-  for (const [name, s, ok, status] of results) {
-    times.push([name, s, ok]);
+  for (const [name, s, ok, status, cpu] of results) {
+    times.push([name, s, ok, cpu]);
     if (!ok && !failed) failed = { name, status };
   }
 }
 for (const [name, command] of failed ? [] : todo) {
   process.stdout.write(`\n::: ${name}: ${command}\n`);
   const t0 = Date.now();
-  const r = spawnSync(command, { shell: true, stdio: 'inherit' });
-  times.push([name, (Date.now() - t0) / 1000, r.status === 0]);
+  const run = timed(name, command);
+  const r = spawnSync(run.line, { shell: true, stdio: 'inherit' });
+  times.push([name, (Date.now() - t0) / 1000, r.status === 0, cpuSeconds(run.file)]);
   if (r.status !== 0) {
     failed = { name, status: r.status ?? 1 };
     break;
   }
 }
 
-process.stdout.write('\n::: npm test phases\n');
-for (const [name, s, ok] of times) process.stdout.write(`:::   ${name.padEnd(6)} ${s.toFixed(1).padStart(7)} s${ok ? '' : '  FAILED'}\n`);
+process.stdout.write(`\n::: npm test phases (wall; CPU of everything the phase ran; cores busy on average, of ${cpus().length})\n`);
+for (const [name, s, ok, cpu] of times) {
+  const load = cpu === null || !(s > 0) ? '' : `   CPU ${cpu.toFixed(1).padStart(7)} s   ${(cpu / s).toFixed(2)} cores`;
+  process.stdout.write(`:::   ${name.padEnd(6)} ${s.toFixed(1).padStart(7)} s${load}${ok ? '' : '  FAILED'}\n`);
+}
 process.stdout.write(`:::   total  ${((Date.now() - began) / 1000).toFixed(1).padStart(7)} s\n`);
 if (failed) process.exit(failed.status);

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { byCodeUnits } from '../harness/util/index.ts';
 import type { SkillFile, SkillFilesLoader } from '../harness/agents/index.ts';
 
 // From the sources (`src/skills-bundle/`) the folder is two levels up; from the bundled runner
@@ -28,6 +29,6 @@ export function nodeSkillLoader(root = SKILLS_ROOT): SkillFilesLoader {
       }
     };
     await walk('');
-    return out.sort((a, b) => a.path.localeCompare(b.path));
+    return out.sort((a, b) => byCodeUnits(a.path, b.path));
   };
 }

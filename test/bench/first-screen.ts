@@ -186,8 +186,9 @@ async function round(browser: Browser, url: string, out: Samples): Promise<void>
   const eager = await freshContext(browser);
   await clickStepInUsableFrame(eager);
   const page3 = await openTab(eager);
+  const reported = stepInUsableFrame(page3);
   await page3.goto(`${url}/`);
-  out.stepInFrame.push(await stepInUsableFrame(page3));
+  out.stepInFrame.push(await reported);
   await eager.close();
 }
 

@@ -4,6 +4,7 @@
  * nearer scope). Whether they may run is the caller's: a command from a document nobody trusted
  * is listed but refused (`trusted: false`), since its prompt and its `allowed-tools` act.
  */
+import { byCodeUnits } from '../util/order.ts';
 import { listFiles } from '../agents/skills/catalog.ts';
 import { HOME_DIR, type SandboxFs } from '../ports.ts';
 import { parseCommandFile, type CommandProblem, type CommandScope, type ProjectCommand } from './command-file.ts';
@@ -26,5 +27,5 @@ export async function loadCommands(fs: SandboxFs, workdir: string, opts: { trust
       else problems.push(parsed.problem);
     }
   }
-  return { commands: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems, trusted: opts.trusted };
+  return { commands: [...byName.values()].sort((a, b) => byCodeUnits(a.name, b.name)), problems, trusted: opts.trusted };
 }

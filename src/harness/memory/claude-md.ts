@@ -11,6 +11,7 @@
 import { HOME_DIR, WORKDIR, type SandboxFs } from '../ports.ts';
 import type { MemoryFileInfo, MemoryProblem } from '../trace.ts';
 import { estimateTextTokens } from '../context/tokens.ts';
+import { byCodeUnits } from '../util/order.ts';
 import { normalizePath } from '../util/paths.ts';
 import { findImports, resolveImport } from './imports.ts';
 
@@ -130,7 +131,7 @@ async function ruleFiles(fs: MemoryFsReader, dir: string, depth = 0): Promise<st
     return [];
   }
   const out: string[] = [];
-  for (const e of [...entries].sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of [...entries].sort((a, b) => byCodeUnits(a.name, b.name))) {
     const path = `${dir}/${e.name}`;
     if (e.kind === 'dir') out.push(...(await ruleFiles(fs, path, depth + 1)));
     else if (e.kind === 'file' && e.name.endsWith('.md')) out.push(path);

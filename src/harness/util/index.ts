@@ -7,3 +7,4 @@
 export { basename, dirname, isInside, normalizePath, relativeTo, resolvePath } from './paths.ts';
 export { truncateHeadTail } from './truncate.ts';
 export { formatCount } from './count.ts';
+export { byCodeUnits } from './order.ts';

@@ -13,6 +13,18 @@ const MAX_ENTRIES = 2000;
 /** Big generated folders are listed but not opened. */
 const SKIP_CHILDREN = new Set(['node_modules', '.git']);
 
+/**
+ * Names as a file tree lists them: case aside first (`README.md` beside `readme.txt`, not before
+ * every lowercase name), then exactly. Not `localeCompare`: its first call on a page builds an ICU
+ * collator (15–40 ms), and the tree is drawn right as a first Step runs.
+ */
+export function byNameForPeople(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export class FileTree {
   entries = $state.raw<TreeEntry[]>([]);
   readonly collapsed = new SvelteSet<string>();
@@ -93,7 +105,7 @@ export class FileTree {
       return;
     }
     // Folders first, then files, each by name: the order people expect in a tree.
-    list.sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1));
+    list.sort((a, b) => (a.kind === b.kind ? byNameForPeople(a.name, b.name) : a.kind === 'dir' ? -1 : 1));
     for (const entry of list) {
       if (out.length >= MAX_ENTRIES) return;
       const path = `${dir === '/' ? '' : dir}/${entry.name}`;

@@ -6,6 +6,7 @@
  * A broken SKILL.md is reported with its file and line; the others still load.
  */
 import type { SandboxFs } from '../../ports.ts';
+import { byCodeUnits } from '../../util/order.ts';
 import { parseSkillFile, type Skill, type SkillOrigin, type SkillProblem } from './skill-file.ts';
 
 /** A file of the bundled `skills/` folder: `path` relative to it, e.g. `code-review/SKILL.md`. */
@@ -36,7 +37,7 @@ export function builtinSkills(files: readonly SkillFile[]): SkillCatalog {
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), { path: rest.join('/'), content: f.content }]);
   }
   const catalog = emptyCatalog();
-  for (const [folder, entries] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [folder, entries] of [...byFolder].sort(([a], [b]) => byCodeUnits(a, b))) {
     const main = entries.find((e) => e.path === 'SKILL.md');
     const path = `skills/${folder}/SKILL.md`;
     if (!main) {
@@ -49,7 +50,7 @@ export function builtinSkills(files: readonly SkillFile[]): SkillCatalog {
       continue;
     }
     for (const w of parsed.warnings) catalog.problems.push({ path, message: `warning (the skill loads): ${w}` });
-    const others = entries.filter((e) => e !== main).sort((a, b) => a.path.localeCompare(b.path));
+    const others = entries.filter((e) => e !== main).sort((a, b) => byCodeUnits(a.path, b.path));
     catalog.skills.push({
       name: parsed.name,
       description: parsed.description,
@@ -96,7 +97,7 @@ export async function sandboxSkills(fs: SandboxFs, workdir: string, scenarioName
 export function mergeCatalogs(...catalogs: SkillCatalog[]): SkillCatalog {
   const byName = new Map<string, Skill>();
   for (const c of catalogs) for (const s of c.skills) byName.set(s.name, s);
-  return { skills: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems: catalogs.flatMap((c) => c.problems) };
+  return { skills: [...byName.values()].sort((a, b) => byCodeUnits(a.name, b.name)), problems: catalogs.flatMap((c) => c.problems) };
 }
 
 /** Every file below `dir`, relative to it (an absent folder has none). */

@@ -7,6 +7,7 @@
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { PERMISSION_MODES, type PermissionMode } from '../../permissions/types.ts';
+import { byCodeUnits } from '../../util/order.ts';
 import type { SandboxFs } from '../../ports.ts';
 import { formatZodIssues } from '../../tools/run-tool.ts';
 import { harnessToolNameOf, toolListWarnings } from '../../permissions/tool-names.ts';
@@ -130,7 +131,7 @@ export async function loadDefinitions(fs: SandboxFs, workdir: string): Promise<L
   } catch {
     return { definitions: [...byName.values()], problems };
   }
-  for (const e of [...entries].sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of [...entries].sort((a, b) => byCodeUnits(a.name, b.name))) {
     if (e.kind !== 'file' || !e.name.endsWith('.md')) continue;
     const path = `${AGENTS_DIR}/${e.name}`;
     let text: string;

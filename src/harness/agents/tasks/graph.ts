@@ -3,6 +3,7 @@
  * whether an edge would close a cycle, what can start now, and who may take a task. Everything
  * that decides ownership lives here (a later teams layer claims tasks through `checkClaim`).
  */
+import { byCodeUnits } from '../../util/order.ts';
 
 export type TaskStatus = 'pending' | 'in_progress' | 'completed';
 
@@ -96,7 +97,7 @@ export function priorityOf(task: Pick<Task, 'priority'>): TaskPriority {
 
 /** Numeric ids compare as numbers ("2" before "10"); anything else by text. */
 function compareIds(a: Pick<Task, 'id'>, b: Pick<Task, 'id'>): number {
-  return Number(a.id) - Number(b.id) || a.id.localeCompare(b.id);
+  return Number(a.id) - Number(b.id) || byCodeUnits(a.id, b.id);
 }
 
 /**

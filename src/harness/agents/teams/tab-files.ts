@@ -12,6 +12,7 @@ import { dirname, isInside, resolvePath } from '../../util/paths.ts';
 import { readTree } from '../../workspace/tree.ts';
 import type { Task } from '../tasks/graph.ts';
 import { readTasks, TASKS_DIR, writeTask } from '../tasks/store.ts';
+import { byCodeUnits } from '../../util/order.ts';
 import { withLock, type LockOptions } from './lock.ts';
 import { lockPath, TEAM_DIR } from './mailbox.ts';
 import type { OfferedFile } from './transport.ts';
@@ -56,7 +57,7 @@ export async function changesAgainst(fs: SandboxFs, workdir: string, base: Recor
   const out: OfferedFile[] = [];
   for (const [rel, content] of Object.entries(now)) if (base[rel] !== content) out.push({ path: rel, content });
   for (const rel of Object.keys(base)) if (!(rel in now)) out.push({ path: rel, content: null });
-  return out.sort((a, b) => a.path.localeCompare(b.path));
+  return out.sort((a, b) => byCodeUnits(a.path, b.path));
 }
 
 /**
