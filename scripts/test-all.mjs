@@ -10,20 +10,24 @@
  * long (875 s: e2e 730 → 862 s), and even under SCHED_IDLE (`chrt --idle 0`) four e2e files took
  * 118 s instead of 87: the idle third is not free on these machines, so the phases stay in a row.
  *
- * Each phase's CPU time (user + system, of every process it started and waited for: Chromium, the
- * servers, vitest's workers) is printed beside its wall time, and their ratio: how many of the
- * machine's cores the phase kept busy. A phase near the core count cannot get faster by running
- * beside another; one well below it is waiting (on a browser, a timer, the disk).
+ * Each phase's CPU time (user + system of every process it started: Chromium, the servers, vitest's
+ * workers) is printed beside its wall time, and their ratio: how many of the machine's cores the
+ * phase kept busy. A phase near the core count cannot get faster by running beside another; one
+ * well below it is waiting (on a browser, a timer, the disk). It is the larger of two counts that can
+ * each only miss time: the tree sampled from /proc (`cpu-meter.mjs`; misses processes too short-lived
+ * to be seen) and the shell's `times` (misses what no waited-for process waited for, such as
+ * Chromium's renderers). Linux only for the first; elsewhere the second alone.
  *
  *   node scripts/test-all.mjs [--from <phase>]   (start at a phase, e.g. after fixing an e2e test)
  *
  * `HP_TEST_ALL_PHASES` (JSON, `[[name, command], …]`) replaces the phases: the script's own test
  * (`test/unit/test-all-script.test.ts`) runs it on commands of a second, not on the whole chain.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { meterTree } from './cpu-meter.mjs';
 
 const PHASES = process.env.HP_TEST_ALL_PHASES ? JSON.parse(process.env.HP_TEST_ALL_PHASES) : [
   ['check', 'npm run check'],
@@ -69,31 +73,36 @@ function cpuSeconds(file) {
   }
 }
 
-/** Runs commands side by side, each with its output buffered and printed whole when it ends. */
-function runSideBySide(pairs) {
-  return Promise.all(
-    pairs.map(
-      ([name, command]) =>
-        new Promise((resolve) => {
-          const t0 = Date.now();
-          const run = timed(name, command);
-          const child = spawn(run.line, {
-            shell: true,
-            stdio: ['ignore', 'pipe', 'pipe'],
-            // Piped output loses a terminal's colours; keep them as when the phase runs alone.
-            env: process.stdout.isTTY ? { FORCE_COLOR: '1', ...process.env } : process.env,
-          });
-          const chunks = [];
-          child.stdout.on('data', (c) => chunks.push(c));
-          child.stderr.on('data', (c) => chunks.push(c));
-          child.on('close', (code) => {
-            process.stdout.write(`\n::: ${name}: ${command}\n`);
-            process.stdout.write(Buffer.concat(chunks));
-            resolve([name, (Date.now() - t0) / 1000, code === 0, code ?? 1, cpuSeconds(run.file)]);
-          });
-        }),
-    ),
-  );
+/**
+ * Runs one phase's command; resolves `[name, wall s, ok, status, CPU s | null]`. `buffered`: its
+ * output is kept and printed whole when it ends (a phase beside another), else it goes straight through.
+ */
+function runPhase(name, command, buffered) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const run = timed(name, command);
+    if (!buffered) process.stdout.write(`\n::: ${name}: ${command}\n`);
+    const child = spawn(run.line, {
+      shell: true,
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      // Piped output loses a terminal's colours; keep them as when the phase runs alone.
+      env: buffered && process.stdout.isTTY ? { FORCE_COLOR: '1', ...process.env } : process.env,
+    });
+    const meter = meterTree(child.pid);
+    const chunks = [];
+    child.stdout?.on('data', (c) => chunks.push(c));
+    child.stderr?.on('data', (c) => chunks.push(c));
+    child.on('close', (code) => {
+      const sampled = meter.stop();
+      const waited = cpuSeconds(run.file);
+      const cpu = sampled === null ? waited : waited === null ? sampled : Math.max(sampled, waited);
+      if (buffered) {
+        process.stdout.write(`\n::: ${name}: ${command}\n`);
+        process.stdout.write(Buffer.concat(chunks));
+      }
+      resolve([name, (Date.now() - t0) / 1000, code === 0, code ?? 1, cpu]);
+    });
+  });
 }
 
 const times = [];
@@ -102,20 +111,17 @@ let failed = null;
 const todo = PHASES.slice(start);
 // Types and lint only read the sources: run them together when both are due.
 if (todo[0]?.[0] === 'check' && todo[1]?.[0] === 'lint') {
-  const results = await runSideBySide(todo.splice(0, 2));
+  const results = await Promise.all(todo.splice(0, 2).map(([name, command]) => runPhase(name, command, true)));
   for (const [name, s, ok, status, cpu] of results) {
     times.push([name, s, ok, cpu]);
     if (!ok && !failed) failed = { name, status };
   }
 }
 for (const [name, command] of failed ? [] : todo) {
-  process.stdout.write(`\n::: ${name}: ${command}\n`);
-  const t0 = Date.now();
-  const run = timed(name, command);
-  const r = spawnSync(run.line, { shell: true, stdio: 'inherit' });
-  times.push([name, (Date.now() - t0) / 1000, r.status === 0, cpuSeconds(run.file)]);
-  if (r.status !== 0) {
-    failed = { name, status: r.status ?? 1 };
+  const [, wall, ok, status, cpu] = await runPhase(name, command, false);
+  times.push([name, wall, ok, cpu]);
+  if (!ok) {
+    failed = { name, status };
     break;
   }
 }

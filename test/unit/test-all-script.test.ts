@@ -51,6 +51,14 @@ describe('scripts/test-all.mjs', () => {
     expect(r.out).toMatch(/cores busy on average, of \d+/);
   });
 
+  it.runIf(process.platform === 'linux')('counts a process nothing waits for (as Chromium’s renderers), sampled from /proc', () => {
+    // The spinning node is left behind by a shell that becomes `sleep` and never waits for it: the
+    // shell's `times` never sees its CPU, the /proc sampler does.
+    const r = runChain([['e2e', `sh -c '${spin(500).replace(/'/g, "'\\''")} & exec sleep 1.5'`]]);
+    expect(r.status, r.out).toBe(0);
+    expect(phaseLine(r.out, 'e2e')?.cpu).toBeGreaterThanOrEqual(0.4);
+  });
+
   it('stops at the first failing phase and exits with its status', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hp-test-all-'));
     dirs.push(dir);
