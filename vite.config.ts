@@ -56,7 +56,10 @@ export default defineConfig({
       // machine). One chunk: cold usable 90–160 ms sooner in alternated runs (bench
       // first-screen.ts). Lazy chunks import what they share with the first screen from it, which
       // is loaded by then anyway.
-      output: { codeSplitting: { groups: [{ name: 'first-screen', tags: ['$initial'] }] } },
+      // ASCII only (non-ASCII characters escaped, where the language allows it): a script with one
+      // non-ASCII byte is decoded into a two-byte string, slower to decode and for V8 to scan.
+      // `test/e2e/build-output.e2e.ts` checks what a first visit loads; see the worker's note below.
+      output: { charset: 'ascii', codeSplitting: { groups: [{ name: 'first-screen', tags: ['$initial'] }] } },
     },
   },
   // The sandbox worker bundles just-bash the same way as the page (`worker.plugins` are the worker build's own).
@@ -67,6 +70,9 @@ export default defineConfig({
     // split off three small chunks that just-bash's command chunks share, which the worker fetches only
     // after compiling its script (seen in a trace; the first-screen bench's difference was within its
     // noise). Rolldown still keeps its ~1 kB runtime apart.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'sandbox-worker', tags: ['$initial'] }] } } },
+    // ASCII only, as the page: 12 non-ASCII bytes made its 0.7 MB script a two-byte string, 23–27 ms of
+    // decoding on the worker's thread (4–5 ms as ASCII, in a trace) before a cold page's first Step
+    // could run (first-screen bench's in-frame Step, 16 alternated rounds: 374–383 → 361–365 ms).
+    rolldownOptions: { output: { charset: 'ascii', codeSplitting: { groups: [{ name: 'sandbox-worker', tags: ['$initial'] }] } } },
   },
 });

@@ -244,10 +244,10 @@ async function main(): Promise<void> {
     const size = entryClosure(dist);
     const s = samples[k]!;
     console.log(`\n${dist}`);
-    console.log(`| entry (static closure) | ${size.files.length} chunks, ${kb(size.raw)} raw, ${kb(size.gzip)} gzip |`);
+    console.log(`| entry (static closure) | ${size.files.length} chunks, ${kb(size.raw)} raw, ${kb(size.gzip)} gzip, ${size.nonAscii} non-ASCII bytes |`);
     console.log(`| heavy packages in the entry | ${size.heavy.length ? size.heavy.join(', ') : 'none'} |`);
     const worker = sandboxWorkerClosure(dist);
-    if (worker) console.log(`| sandbox worker script (static closure) | ${worker.files.length} chunks, ${kb(worker.raw)} raw, ${kb(worker.gzip)} gzip |`);
+    if (worker) console.log(`| sandbox worker script (static closure) | ${worker.files.length} chunks, ${kb(worker.raw)} raw, ${kb(worker.gzip)} gzip, ${worker.nonAscii} non-ASCII bytes |`);
     console.log(row('cold: the entry’s modules evaluated (mark hp:modules-evaluated)', s.evaluated));
     console.log(row('cold: the app mounted (mark hp:mounted)', s.mounted));
     console.log(row('cold: sandbox worker created (mark hp:sandbox-worker-started)', s.workerStarted));
