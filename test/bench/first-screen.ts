@@ -229,7 +229,12 @@ async function main(): Promise<void> {
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
-      for (let k = 0; k < DISTS.length; k++) await round(browser, servers[k]!.url, samples[k]!);
+      // Builds in turn, the order reversed every other round: the build measured first in a round
+      // came out ~50 ms ahead on usable whichever it was (two runs of 7, each order once), so a fixed
+      // order read as a difference between builds.
+      const order = DISTS.map((_, k) => k);
+      if (i % 2 === 1) order.reverse();
+      for (const k of order) await round(browser, servers[k]!.url, samples[k]!);
       await floorRound(browser, floorServer.url, floor);
       loads.push(loadavg()[0]!);
     }
@@ -239,7 +244,7 @@ async function main(): Promise<void> {
     await floorServer.stop();
     rmSync(floorDist, { recursive: true, force: true });
   }
-  console.log(`\nFirst screen (vite preview, Chromium, median of ${RUNS} fresh profiles per build, builds alternated; load average ${loads.map((l) => l.toFixed(2)).join(', ')})`);
+  console.log(`\nFirst screen (vite preview, Chromium, median of ${RUNS} fresh profiles per build, builds alternated, their order reversed every other round; load average ${loads.map((l) => l.toFixed(2)).join(', ')})`);
   DISTS.forEach((dist, k) => {
     const size = entryClosure(dist);
     const s = samples[k]!;
