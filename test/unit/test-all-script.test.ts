@@ -52,10 +52,18 @@ describe('scripts/test-all.mjs', () => {
   });
 
   it.runIf(process.platform === 'linux')('counts a process nothing waits for (as Chromium’s renderers), sampled from /proc', () => {
-    // The spinning node is left behind by a shell that becomes `sleep` and never waits for it: the
-    // shell's `times` never sees its CPU, the /proc sampler does.
-    const r = runChain([['e2e', `sh -c '${spin(500).replace(/'/g, "'\\''")} & exec sleep 1.5'`]]);
+    const dir = mkdtempSync(join(tmpdir(), 'hp-test-all-'));
+    dirs.push(dir);
+    const done = join(dir, 'done');
+    // The spinning node runs in a subshell that its parent starts in the background and leaves
+    // half a second later without waiting for it: from then on init is its parent, and init reaps
+    // it, so the phase's `times` never sees its CPU; the /proc sampler, which saw it in the tree
+    // while its parent lived, does. The phase ends once the spinner has marked itself done (a state,
+    // not a time, so a busy machine changes nothing).
+    const orphan = `( (${spin(900)}; touch ${done}) & sleep 0.5 ); while [ ! -f ${done} ]; do sleep 0.05; done`;
+    const r = runChain([['e2e', `sh -c '${orphan.replace(/'/g, "'\\''")}'`]]);
     expect(r.status, r.out).toBe(0);
+    expect(existsSync(done)).toBe(true);
     expect(phaseLine(r.out, 'e2e')?.cpu).toBeGreaterThanOrEqual(0.4);
   });
 
