@@ -72,7 +72,8 @@ export default defineConfig({
     // noise). Rolldown still keeps its ~1 kB runtime apart.
     // ASCII only, as the page: 12 non-ASCII bytes made its 0.7 MB script a two-byte string, 23–27 ms of
     // decoding on the worker's thread (4–5 ms as ASCII, in a trace) before a cold page's first Step
-    // could run (first-screen bench's in-frame Step, 16 alternated rounds: 374–383 → 361–365 ms).
+    // could run (its first Step clicked in the frame Step is enabled, as the first-screen bench times it,
+    // two runs of 8 alternated cold loads: 374 / 383 → 361 / 365 ms).
     rolldownOptions: { output: { charset: 'ascii', codeSplitting: { groups: [{ name: 'sandbox-worker', tags: ['$initial'] }] } } },
   },
 });
