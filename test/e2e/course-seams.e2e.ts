@@ -24,10 +24,21 @@ test('a copied link goes away once another scenario is open; descriptions render
   await openApp(page);
   await selectScenario(page, 'deny-beats-allow');
   await openTab(page, 'scenario');
+  // The button shows the link's size before copying (made when the page is idle): the size copied.
+  const sizeBefore = page.getByTestId('link-size-before');
+  await expect.poll(() => sizeBefore.getAttribute('aria-busy')).toBe('false');
+  const shown = await sizeBefore.textContent();
   await page.getByTestId('btn-copy-link').click();
   await page.getByTestId('copy-link-result').waitFor();
+  expect(await page.getByTestId('link-size').textContent()).toBe(shown);
   await selectScenario(page, 'ask-permission');
   await expect.poll(() => page.getByTestId('copy-link-result').count()).toBe(0);
+  // Another scenario: its own link's size, made again once idle (the size its copy then has).
+  await expect.poll(() => sizeBefore.getAttribute('aria-busy')).toBe('false');
+  const shownNext = await sizeBefore.textContent();
+  await page.getByTestId('btn-copy-link').click();
+  await page.getByTestId('copy-link-result').waitFor();
+  expect(await page.getByTestId('link-size').textContent()).toBe(shownNext);
   const desc = page.getByTestId('scenario-description');
   expect(await desc.textContent()).not.toContain('`');
   expect(await desc.locator('code').count()).toBeGreaterThan(0);
