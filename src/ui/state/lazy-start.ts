@@ -6,6 +6,7 @@
  * harness…" in the header (the run's phase), never silently.
  */
 import type { RunStarter } from './run-starter.ts';
+import { whenIdle } from '../lib/idle.ts';
 
 type StartRunModule = typeof import('./start-run.ts');
 
@@ -20,9 +21,7 @@ export function startRunModule(): Promise<StartRunModule> {
 /** Starts fetching the starter when the browser is first idle after the paint (idempotent). */
 export function prefetchStartRun(): void {
   if (loading) return;
-  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
-  if (idle) idle(() => void startRunModule(), { timeout: 500 });
-  else setTimeout(() => void startRunModule(), 0);
+  whenIdle(() => void startRunModule(), 500);
 }
 
 export const lazyScenarioRun: RunStarter = async (host, run, opts) => {

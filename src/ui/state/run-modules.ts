@@ -7,6 +7,8 @@
  * first model request is out, and the run waits for it only before judging a tool call
  * (`page-shell-parser.ts`).
  */
+import { whenIdle } from '../lib/idle.ts';
+
 type FrameRunnerModule = typeof import('../../hooks-runtime/frame-runner.ts');
 type PageToolModule = typeof import('../tools/page-tool-runner.ts');
 type ShellParserModule = typeof import('../../sandbox/justbash/shell-parser.ts');
@@ -72,7 +74,5 @@ export function prefetchRunModules(n: RunNeeds): void {
     if (needsJsHooks(n)) void frameRunnerModule();
     if (needsToolRunner(n)) void pageToolModule();
   };
-  const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback;
-  if (idle) idle(go, { timeout: 2000 });
-  else setTimeout(go, 0);
+  whenIdle(go, 2000);
 }
