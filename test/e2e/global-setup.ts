@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { E2E_API_KEY } from './constants.ts';
-import { CHROMIUM_ARGS, chromiumPath } from './browser-args.ts';
+import { E2E_CHROMIUM_ARGS, chromiumPath } from './browser-args.ts';
 import { startFakeAnthropic, startVitePreview, type ServerProcess } from './servers.ts';
 import { externalBaseUrl } from './base-url.ts';
 
@@ -72,7 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // One Chromium for the whole run: each file connects to it with a context of its own, which the
     // page fixture empties of the app's storage after each test (browser.ts), so tests stay isolated
     // without paying a browser start each.
-    const browserServer = await chromium.launchServer({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true });
+    const browserServer = await chromium.launchServer({ executablePath: chromiumPath, args: E2E_CHROMIUM_ARGS, headless: true });
     started.push({ url: browserServer.wsEndpoint(), output: () => '', stop: () => browserServer.close() });
 
     // The live-mode test needs this server; the others do not, so a broken fixture fails that
