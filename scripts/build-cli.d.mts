@@ -5,3 +5,5 @@ export const CLI_BUNDLE: string;
 export function cliBundleStale(root?: string): boolean;
 /** `outdir`: another folder than dist-cli/ (its entry is `harness.mjs`). */
 export function buildCli(opts?: { quiet?: boolean; outdir?: string }): Promise<void>;
+/** The source of the stand-in class the bundle gives just-bash for `Headers` (read at its first use). */
+export const LAZY_HEADERS: string;

@@ -11,7 +11,7 @@
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { CLI_BUNDLE, CLI_DIR, ROOT as root, cliBundleStale, writeInputsManifest } from './cli-bundle-state.mjs';
 
@@ -46,7 +46,7 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
     // CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
     metafile: true,
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, justBashLazyHeaders],
   });
   writeFileSync(join(outdir, 'bundle-graph.json'), JSON.stringify(bundleGraph(result.metafile, outdir), null, 1));
   // Last: what the bin's staleness check compares against (its presence means the build finished).
@@ -70,6 +70,35 @@ const zodEnglishOnly = {
       /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/](external|index)\.js$/.test(args.importer) ? { path: 'zod-locales-en', namespace: 'zod-english-only', pluginData: args.resolveDir } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: 'export { default as en } from "../locales/en.js";\n', resolveDir: args.pluginData, loader: 'js' }));
+  },
+};
+
+/**
+ * A stand-in for `Headers` that reads the global when it is used, not when it is loaded. Node's
+ * `Headers` (like `fetch`) is a lazy global: the first read loads Node's bundled undici, ~45–55 ms
+ * in a fresh thread. Exported for its test.
+ */
+export const LAZY_HEADERS =
+  'class{constructor(...a){return new globalThis.Headers(...a)}static[Symbol.hasInstance](v){return v instanceof globalThis.Headers}}';
+
+/**
+ * just-bash keeps the globals it needs in one small shared chunk, read as that chunk loads
+ * (`…,a=globalThis.Headers,…`), and every just-bash module imports it: so the sandbox thread paid
+ * for Node's undici before it could answer, for a `Headers` only `curl` uses — a command our sandbox
+ * does not even register (it has no network). Here that one read becomes {@link LAZY_HEADERS}: the
+ * same constructor and `instanceof`, read at the first `new`. (The others it keeps — `Proxy`,
+ * `Atomics`, `SharedArrayBuffer`, `performance.now` — are captured because its defence-in-depth
+ * hides them while a script runs; `Headers` is not among those.)
+ * `test/unit/cli-startup-loads.test.ts` checks that the sandbox thread answers without loading undici.
+ */
+const justBashLazyHeaders = {
+  name: 'just-bash-lazy-headers',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]just-bash[\\/]dist[\\/]bundle[\\/]chunks[\\/]chunk-[A-Z0-9]+\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const read = /([\w$]+)=globalThis\.Headers\b/;
+      return read.test(source) ? { contents: source.replace(read, `$1=${LAZY_HEADERS}`), loader: 'js' } : undefined;
+    });
   },
 };
 

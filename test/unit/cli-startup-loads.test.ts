@@ -3,14 +3,17 @@
  * (`dist-cli/bundle-graph.json`, written by `scripts/build-cli.mjs`) is the command line and
  * `--help` only — no MCP client, SDK, zod, re2js, yaml or just-bash — and a folder run with no MCP
  * server never loads the MCP client: it runs with that chunk deleted from a copy of the bundle;
- * nor does it load the shell parser (just-bash) on its own thread before the first request.
+ * nor does it load the shell parser (just-bash) on its own thread before the first request; and the
+ * sandbox's thread answers without loading Node's fetch (undici).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_DIR } from '../../scripts/build-cli.mjs';
+import { CLI_DIR, LAZY_HEADERS } from '../../scripts/build-cli.mjs';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../fixtures/fake-anthropic-server.ts';
 
 type Chunk = { file: string; bytes: number; origins: Record<string, number> };
@@ -81,6 +84,44 @@ describe('runner start-up', () => {
     const origins = new Set(t!.startup.flatMap((c) => Object.keys(c.origins)));
     expect(origins.has('just-bash')).toBe(true);
     for (const o of ['zod', 're2js', 'yaml', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk']) expect(origins.has(o), o).toBe(false);
+  });
+
+  it('the sandbox thread answers without loading Node\'s fetch (undici): just-bash reads `Headers` at its first use, not as it loads', { timeout: 60_000 }, async () => {
+    // The built thread entry, in a thread of its own, as the runner starts it; a second listener
+    // reports which of Node's internal modules that thread has loaded.
+    const entry = pathToFileURL(join(COPY, 'sandbox-worker.mjs')).href;
+    const worker = new Worker(
+      // The probe listens once the entry does: a port delivers what is queued to its first listener.
+      `const { parentPort } = require('node:worker_threads');
+       import(${JSON.stringify(entry)}).then(() => parentPort.on('message', (m) => {
+         if (m.t === 'probe') parentPort.postMessage({ t: 'probe', loaded: process.moduleLoadList.filter((x) => /undici/.test(x)) });
+       }));`,
+      { eval: true },
+    );
+    try {
+      const next = (t: string) => new Promise<Record<string, unknown>>((resolve, reject) => {
+        const on = (m: Record<string, unknown>) => m.t === t && (worker.off('message', on), resolve(m));
+        worker.on('message', on);
+        worker.once('error', reject);
+      });
+      const ready = next('ready');
+      worker.postMessage({ t: 'init', files: { '/home/user/a.txt': 'hello\n' }, dirs: [] });
+      await ready;
+      const probe = next('probe');
+      worker.postMessage({ t: 'probe' });
+      expect((await probe).loaded).toEqual([]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('the stand-in for `Headers` builds real Headers and answers `instanceof` as the global does', () => {
+    const Lazy = new Function(`return ${LAZY_HEADERS}`)() as typeof Headers;
+    const h = new Lazy({ 'X-Test': 'one' });
+    expect(h).toBeInstanceOf(Headers);
+    expect(h.get('x-test')).toBe('one');
+    expect(new Headers() instanceof Lazy).toBe(true);
+    expect({} instanceof Lazy).toBe(false);
   });
 
   it('a folder run without MCP servers never loads the MCP client (it runs with that chunk deleted)', { timeout: 90_000 }, async () => {
