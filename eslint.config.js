@@ -10,7 +10,7 @@ const HARNESS_INTERNALS = '^(\\./|(\\.\\./)+)harness/(?!(index|ports|messages|tr
 const HARNESS_OUTSIDE_MESSAGE = 'Import the harness through harness/index.ts, a contract beside it (ports, messages, trace, clock) or a folder sub-entry point (harness/<folder>/index.ts, or light.ts: its parts that load no heavy package, for the first screen).';
 
 export default ts.config(
-  { ignores: ['dist/', 'dist-cli/', 'node_modules/', 'test-results/'] },
+  { ignores: ['dist/', 'dist-cli/', '.bench-base-cli-*/', 'node_modules/', 'test-results/'] },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,
