@@ -7,3 +7,5 @@ export function cliBundleStale(root?: string): boolean;
 export function buildCli(opts?: { quiet?: boolean; outdir?: string }): Promise<void>;
 /** The source of the stand-in class the bundle gives just-bash for `Headers` (read at its first use). */
 export const LAZY_HEADERS: string;
+/** The esbuild plugin that gives just-bash's shared globals chunk {@link LAZY_HEADERS} (the unit tests' worker bundle uses it too). */
+export const justBashLazyHeaders: import('esbuild').Plugin;

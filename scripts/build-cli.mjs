@@ -90,8 +90,9 @@ export const LAZY_HEADERS =
  * `Atomics`, `SharedArrayBuffer`, `performance.now` — are captured because its defence-in-depth
  * hides them while a script runs; `Headers` is not among those.)
  * `test/unit/cli-startup-loads.test.ts` checks that the sandbox thread answers without loading undici.
+ * The unit tests' own worker bundle (`test/unit/sandbox-worker-node.ts`) is built with it too.
  */
-const justBashLazyHeaders = {
+export const justBashLazyHeaders = {
   name: 'just-bash-lazy-headers',
   setup(b) {
     b.onLoad({ filter: /[\\/]just-bash[\\/]dist[\\/]bundle[\\/]chunks[\\/]chunk-[A-Z0-9]+\.js$/ }, (args) => {
