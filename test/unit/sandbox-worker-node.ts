@@ -21,7 +21,9 @@ import { justBashLazyHeaders } from '../../scripts/build-cli.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = join(root, 'node_modules', '.cache', 'hp-sandbox-worker');
-const final = join(dir, 'node-entry.mjs');
+/** The bundled worker entry (`buildWorkerBundle` writes it). */
+export const WORKER_BUNDLE = join(dir, 'node-entry.mjs');
+const final = WORKER_BUNDLE;
 
 /**
  * Bundles the worker entry from the current sources (the unit config's global setup, once per run,
