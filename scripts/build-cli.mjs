@@ -1,8 +1,12 @@
 /**
- * Builds the headless runner into `dist-cli/harness.mjs`, one ESM entry with lazy chunks beside it (part of `npm run build`;
- * about a second). esbuild comes with tsx. Bundled, the runner starts without compiling
- * TypeScript or resolving hundreds of modules; the Anthropic SDK and the scenario library are
- * behind dynamic imports, so their modules are evaluated only when a run needs them.
+ * Builds the headless runner into `dist-cli/` (part of `npm run build`; a second or two). esbuild
+ * comes with tsx. Bundled, the runner starts without compiling TypeScript or resolving hundreds of
+ * modules; the Anthropic SDK and the scenario library are behind dynamic imports, so their modules
+ * are evaluated only when a run needs them. Three outputs (src/cli/README.md says why):
+ * - `harness.mjs`: the launcher (`src/cli/launch.ts`), what the bin imports;
+ * - `runner.cjs`: the runner as one classic script, which the launcher compiles with V8's code cache;
+ * - `runner.mjs` and its lazy chunks: the same runner as ES modules (no code cache possible), for a
+ *   start that cannot keep a cache; `sandbox-worker.mjs`, the sandbox thread's entry, shares them.
  *
  *   node scripts/build-cli.mjs [--quiet] [--if-stale]
  *
@@ -10,6 +14,8 @@
  * run's global setup use, so one `npm test` builds it once).
  */
 import { build } from 'esbuild';
+import { tokenizer, tokTypes } from 'acorn';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -20,22 +26,13 @@ export { CLI_BUNDLE, CLI_DIR, cliBundleStale };
 /** `outdir`: another folder (a test file that must not race another's rebuild of dist-cli/); its entry is `harness.mjs`. */
 export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
   const t0 = Date.now();
-  // Old hashed chunks would pile up; the entry is rebuilt from scratch each time.
+  // Old hashed chunks would pile up (and old code caches with them); the folder is rebuilt from scratch each time.
   rmSync(outdir, { recursive: true, force: true });
-  const result = await build({
+  /** What the runner's two builds share: the same sources, packages and rewrites. */
+  const runnerBuild = {
     absWorkingDir: root,
-    // The sandbox's thread (src/cli/cli-sandbox.ts): Ctrl-C stops a busy guest program at once.
-    entryPoints: { harness: 'src/cli/cli-main.ts', 'sandbox-worker': 'src/sandbox/justbash-worker/node-entry.ts' },
-    outdir,
-    // Lazy chunks beside the entry: what a run does not import (the SDK on a scripted replay, the
-    // scenario library on --dir, just-bash's commands the agent never calls, QuickJS and git
-    // until `node`/`git` run) is never read, parsed or kept in memory.
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
-    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
-    format: 'esm',
     target: 'node20',
     minify: true,
     legalComments: 'none',
@@ -43,18 +40,93 @@ export async function buildCli({ quiet = false, outdir = CLI_DIR } = {}) {
     // Native and optional pieces stay outside the bundle (loaded from node_modules if present).
     // QuickJS's WASM build finds its .wasm beside its own module: it is loaded from node_modules too.
     external: ['node-liblzma', '@mongodb-js/zstd', 'fsevents', '@jitl/quickjs-wasmfile-release-sync'],
-    // CommonJS dependencies call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
     metafile: true,
     plugins: [zodEnglishOnly, justBashLazyHeaders],
+  };
+  const [esm, cjs] = await Promise.all([
+    // The ES-module runner (`runner.mjs`) and the sandbox thread's entry (src/cli/cli-sandbox.ts):
+    // Ctrl-C stops a busy guest program at once.
+    build({
+      ...runnerBuild,
+      entryPoints: { runner: 'src/cli/cli-main.ts', 'sandbox-worker': 'src/sandbox/justbash-worker/node-entry.ts' },
+      outdir,
+      // Lazy chunks beside the entry: what a run does not import (the SDK on a scripted replay, the
+      // scenario library on --dir, just-bash's commands the agent never calls, QuickJS and git
+      // until `node`/`git` run) is never read, parsed or kept in memory.
+      splitting: true,
+      chunkNames: 'chunk-[hash]',
+      outExtension: { '.js': '.mjs' },
+      format: 'esm',
+      // CommonJS dependencies call require(); give the ESM bundle one.
+      banner: { js: "import { createRequire as __hpCreateRequire } from 'node:module'; const require = __hpCreateRequire(import.meta.url);" },
+    }),
+    // The same runner as one classic script (`runner.cjs`), which V8 can compile from a code cache
+    // (src/cli/code-cache.ts); its dynamic imports become lazy initialisers inside it.
+    build({ ...runnerBuild, entryPoints: ['src/cli/cli-main.ts'], outfile: join(outdir, 'runner.cjs'), format: 'cjs', define: { 'import.meta.url': RUNNER_IMPORT_META_URL }, write: false }),
+  ]);
+  const script = runnerScript(cjs.outputFiles[0].text);
+  writeFileSync(join(outdir, 'runner.cjs'), script.code, script.ascii ? 'latin1' : 'utf8');
+  // The launcher (src/cli/launch.ts): Node's built-ins only, unminified (it is a few KB, and what a reader opens first).
+  const launcher = await build({
+    absWorkingDir: root,
+    entryPoints: { harness: 'src/cli/launch.ts' },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    metafile: true,
+    define: { __RUNNER_BUILD_ID__: JSON.stringify(createHash('sha256').update(script.code).digest('hex').slice(0, 16)), __RUNNER_ASCII__: String(script.ascii) },
   });
-  writeFileSync(join(outdir, 'bundle-graph.json'), JSON.stringify(bundleGraph(result.metafile, outdir), null, 1));
+  writeFileSync(join(outdir, 'bundle-graph.json'), JSON.stringify({ ...bundleGraph(esm.metafile, outdir), script: { file: 'runner.cjs', bytes: script.code.length, ascii: script.ascii } }, null, 1));
   // Last: what the bin's staleness check compares against (its presence means the build finished).
-  writeInputsManifest(outdir, Object.keys(result.metafile.inputs), t0);
+  const inputs = new Set([esm, cjs, launcher].flatMap((r) => Object.keys(r.metafile.inputs)));
+  writeInputsManifest(outdir, [...inputs], t0);
   if (!quiet) {
-    const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-    process.stdout.write(`built ${CLI_BUNDLE} (${(bytes / 1e6).toFixed(2)} MB) in ${Date.now() - t0} ms\n`);
+    const bytes = Object.values(esm.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+    process.stdout.write(`built ${CLI_BUNDLE} (ES modules ${(bytes / 1e6).toFixed(2)} MB, script ${(script.code.length / 1e6).toFixed(2)} MB) in ${Date.now() - t0} ms\n`);
   }
+}
+
+/** The name `runner.cjs` reads `import.meta.url` by: the last parameter of its wrapper (the launcher passes the script's URL). */
+const RUNNER_IMPORT_META_URL = '__hpImportMetaUrl';
+
+/**
+ * esbuild's CommonJS output as `runner.cjs`: wrapped in the function the launcher calls (a
+ * CommonJS module's parameters and `import.meta.url`), and ASCII only where esbuild left other
+ * characters ({@link asciiRegexps}), so the launcher reads it as a one-byte string. `ascii` false
+ * if anything else remains (read as UTF-8 then: correct, a few tens of ms slower).
+ */
+function runnerScript(text) {
+  const code = `(function (exports, require, module, __filename, __dirname, ${RUNNER_IMPORT_META_URL}) {${asciiRegexps(text)}\n})`;
+  return { code, ascii: !NON_ASCII.test(code) };
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * esbuild escapes non-ASCII characters in strings, templates and names, but leaves them in
+ * regular expression literals (ours, with `…` or curly quotes, and a dependency's). In a regular
+ * expression `\uXXXX` stands for the same UTF-16 code unit as the character, with or without the
+ * `u` flag (there, an escaped surrogate pair is still one code point); a character after an odd
+ * number of backslashes was an identity escape of itself, so that backslash goes. acorn's tokenizer
+ * finds the literals (telling a regular expression from a division needs the grammar).
+ * Exported for its test.
+ */
+export function asciiRegexps(code) {
+  if (!NON_ASCII.test(code)) return code;
+  let out = '';
+  let last = 0;
+  for (const token of tokenizer(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true })) {
+    if (token.type !== tokTypes.regexp) continue;
+    const text = code.slice(token.start, token.end);
+    if (!NON_ASCII.test(text)) continue;
+    out += code.slice(last, token.start) + text.replace(/(\\*)([\u0080-\uffff])/g, (_, slashes, ch) => (slashes.length % 2 ? slashes.slice(1) : slashes) + `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    last = token.end;
+  }
+  return out + code.slice(last);
 }
 
 /**
@@ -140,7 +212,7 @@ function bundleGraph(metafile, outdir) {
     for (const [input, v] of Object.entries(outs[k].inputs)) by[origin(input)] = (by[origin(input)] ?? 0) + v.bytesInOutput;
     return { file: name(k), bytes: outs[k].bytes, origins: Object.fromEntries(Object.entries(by).sort((a, b) => b[1] - a[1])) };
   };
-  const main = entryKey('harness.mjs');
+  const main = entryKey('runner.mjs');
   if (!main) return { entry: null, startupBytes: null, startup: [], lazy: [], sandboxThread: null };
   const seen = closure(main);
   const chunks = Object.keys(outs).filter((k) => k.endsWith('.mjs'));

@@ -8,13 +8,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Sandbox } from '../harness/ports.ts';
 import { SANDBOX_YOUNG_GENERATION_MB, reapplyHeapTuning } from './heap.ts';
+import { takeEarlySandboxThread } from './early-thread.ts';
 
 export async function createCliSandbox(warn: (line: string) => void): Promise<Sandbox> {
   const entry = new URL('./sandbox-worker.mjs', import.meta.url);
   if (entry.protocol === 'file:' && existsSync(fileURLToPath(entry))) {
     const { createJustBashThreadSandbox } = await import('../sandbox/justbash-worker/node-thread.ts');
     try {
-      return await createJustBashThreadSandbox(entry, {}, { youngGenerationMb: SANDBOX_YOUNG_GENERATION_MB, onOnline: reapplyHeapTuning });
+      // The launcher's thread if it started one (early-thread.ts), for the first spawn only.
+      return await createJustBashThreadSandbox(entry, {}, { youngGenerationMb: SANDBOX_YOUNG_GENERATION_MB, onOnline: reapplyHeapTuning, adopt: () => takeEarlySandboxThread(entry) });
     } catch (err) {
       warn(`the sandbox thread did not start (${err instanceof Error ? err.message : String(err)}): running in this thread, where Ctrl-C cannot stop a busy program before its timeout`);
     }

@@ -57,7 +57,31 @@ export function tuneHeapForCli(): void {
   tuned = true;
 }
 
+/** The same flags at V8's defaults (Node 20): what a start without them had. */
+const DEFAULT_HEAP_FLAGS = '--semi-space-growth-factor=2 --heap-growing-percent=0';
+
+/** Whether {@link HEAP_FLAGS} are in force now (set by this module, not yet put back). */
+let applied = false;
+
 /** Sets the flags, if the runner's entry turned tuning on: when the sandbox thread is up (a new thread resets them), or its sandbox runs in this thread. */
 export function reapplyHeapTuning(): void {
-  if (tuned) setFlagsFromString(HEAP_FLAGS);
+  if (!tuned) return;
+  setFlagsFromString(HEAP_FLAGS);
+  applied = true;
+}
+
+/**
+ * Runs `fn` with V8's flags as the process started with them, then sets the tuning again: V8
+ * stamps a code cache with a hash of its flags and rejects it at a start whose flags differ, and a
+ * start has not set these yet (`code-cache.ts`). The hash follows the values, so putting them back
+ * restores it (checked by `test/unit/cli-code-cache.test.ts`: the next start accepts the cache).
+ */
+export function withStartupHeapFlags(fn: () => void): void {
+  if (!applied) return fn();
+  setFlagsFromString(DEFAULT_HEAP_FLAGS);
+  try {
+    fn();
+  } finally {
+    setFlagsFromString(HEAP_FLAGS);
+  }
 }

@@ -21,6 +21,7 @@ import { mergeContextSettings } from './context-flags.ts';
 import { SessionFileWriter } from './session-files.ts';
 import { shellParserOnDemand } from '../run/shell-parser-on-demand.ts';
 import { startAfterNextRequestSent } from './request-sent.ts';
+import { saveCodeCache } from './code-cache.ts';
 import { DEFAULT_LIVE_MODEL, engine, library, runOptions } from './engine.ts';
 import type { Conversation, RunPlan } from './plans.ts';
 
@@ -49,6 +50,9 @@ export const startSandbox = (out: Out) => createCliSandbox((line) => out.stderr(
 export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: AbortSignal, steers: ScriptedSteer[], prices: PriceTable, context: ContextSettingsInput, conv?: Conversation, started?: Promise<Sandbox>): Promise<RunResult> {
   const { scenario } = plan;
   const live = args.live || scenario.model.kind === 'anthropic';
+  // The code cache, if the launcher asks for one (code-cache.ts): written once the first request
+  // has left (start-up's code, while the response is awaited), or when a run without one ends.
+  const cacheAfterSend = startAfterNextRequestSent(saveCodeCache);
   // The sandbox's thread starts (and loads just-bash there) while this one loads the engine and the SDK.
   const sandboxReady = started ?? startSandbox(out);
   let loaded;
@@ -56,6 +60,7 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
     loaded = await Promise.all([live ? liveModel() : undefined, engine(), runOptions()]);
   } catch (e) {
     // No key, say: the thread that started meanwhile must not keep the process alive.
+    cacheAfterSend.stop();
     await (await sandboxReady.catch(() => null))?.dispose();
     throw e;
   }
@@ -218,6 +223,8 @@ export async function runOne(plan: RunPlan, args: CliArgs, out: Out, signal: Abo
   } finally {
     await disposeRun();
     await sandbox.dispose();
+    cacheAfterSend.stop();
+    saveCodeCache();
   }
 }
 

@@ -1,10 +1,17 @@
 /**
- * The runner starts small (issue 23 §3): what the bundle's entry imports statically
+ * The runner starts small (issue 23 §3): what the runner's entry imports statically
  * (`dist-cli/bundle-graph.json`, written by `scripts/build-cli.mjs`) is the command line and
  * `--help` only — no MCP client, SDK, zod, re2js, yaml or just-bash — and a folder run with no MCP
  * server never loads the MCP client: it runs with that chunk deleted from a copy of the bundle;
  * nor does it load the shell parser (just-bash) on its own thread before the first request; and the
  * sandbox's thread answers without loading Node's fetch (undici).
+ *
+ * The graph and the cut chunks are the ES-module runner's (`runner.mjs`, run here with
+ * `HARNESS_PLAYGROUND_CODE_CACHE=off`). The code-cached script (`runner.cjs`, what the launcher runs
+ * by default) is built by esbuild from the same entry and the same import graph: a module reached
+ * only through a dynamic import is a lazy chunk in one and a lazy initialiser in the other, run
+ * when the same `import()` is, so what the graph shows of when a piece is evaluated holds for both.
+ * (Minified, the script keeps no module names to check it by; `cli-code-cache.test.ts` runs it.)
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,11 +33,12 @@ const graph = () => JSON.parse(readFileSync(join(CLI_DIR, 'bundle-graph.json'), 
 
 let server: FakeAnthropicServer;
 
-/** The copied bundle as a process, with only the variables given (no ANTHROPIC_* of the caller's). */
+/** The copied bundle's ES-module runner as a process, with only the variables given (no ANTHROPIC_* of the caller's). */
 function runCopy(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...base } = process.env;
-    const child = spawn(process.execPath, [join(COPY, 'harness.mjs'), ...args], { env: { ...base, ...env } });
+    // The ES-module runner: its chunks are what these tests cut (see above).
+    const child = spawn(process.execPath, [join(COPY, 'harness.mjs'), ...args], { env: { ...base, HARNESS_PLAYGROUND_CODE_CACHE: 'off', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -52,7 +60,7 @@ afterAll(async () => {
 describe('runner start-up', () => {
   it('the entry statically imports the command line only: nothing heavy, a few tens of KB', () => {
     const g = graph();
-    expect(g.entry).toBe('harness.mjs');
+    expect(g.entry).toBe('runner.mjs');
     const origins = g.startup.flatMap((c) => Object.keys(c.origins));
     expect(origins.filter((o) => HEAVY.test(o))).toEqual([]);
     expect(g.startupBytes).toBeLessThan(100_000);

@@ -15,12 +15,29 @@ import type { DetachableWorker } from './spare-worker.ts';
  * `onOnline` runs each time a thread is up (a new thread re-initialises V8's process-wide flags,
  * which `src/cli/heap.ts` sets again then).
  */
-export type NodeThreadOptions = { youngGenerationMb?: number; onOnline?: () => void };
+export type NodeThreadOptions = {
+  youngGenerationMb?: number;
+  onOnline?: () => void;
+  /**
+   * A thread already running `entry`, started before this sandbox was asked for (the runner's
+   * launcher starts one, `src/cli/early-thread.ts`): the first spawn takes it instead of starting
+   * one. `online`: whether it has said so already. Null when there is none to take.
+   */
+  adopt?: () => { worker: Worker; online: boolean } | null;
+};
 
 /** A thread running `entry` (a bundled `node-entry.ts`), adapted to what the worker sandbox talks to. */
 export function spawnNodeThread(entry: URL, thread: NodeThreadOptions = {}): WorkerLike {
   const worker = new Worker(entry, thread.youngGenerationMb ? { resourceLimits: { maxYoungGenerationSizeMb: thread.youngGenerationMb } } : {});
-  if (thread.onOnline) worker.once('online', thread.onOnline);
+  return adoptNodeThread(worker, false, thread);
+}
+
+/** `worker` (new, or started earlier: `online` says whether it already came up) adapted as `spawnNodeThread` does. */
+export function adoptNodeThread(worker: Worker, online: boolean, thread: NodeThreadOptions = {}): WorkerLike {
+  if (thread.onOnline) {
+    if (online) thread.onOnline();
+    else worker.once('online', thread.onOnline);
+  }
   const { detach: _detach, ...adapted } = adaptNodeThread(worker);
   return adapted;
 }
@@ -48,5 +65,11 @@ export function adaptNodeThread(worker: Worker): DetachableWorker {
 }
 
 export function createJustBashThreadSandbox(entry: URL, opts: Omit<WorkerSandboxOptions, 'spawn'> = {}, thread: NodeThreadOptions = {}): Promise<WorkerSandbox> {
-  return createWorkerSandbox({ ...opts, spawn: () => spawnNodeThread(entry, thread) });
+  return createWorkerSandbox({
+    ...opts,
+    spawn: () => {
+      const early = thread.adopt?.();
+      return early ? adoptNodeThread(early.worker, early.online, thread) : spawnNodeThread(entry, thread);
+    },
+  });
 }

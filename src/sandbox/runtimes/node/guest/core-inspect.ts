@@ -4,7 +4,7 @@
  * where it uses `N` and leaves `inspect` / `format` for the sections after it.
  */
 export const CORE_INSPECT = String.raw`
-  // ─── inspect / format ────────────────────────────────────────────────────────────────
+  // --- inspect / format ----------------------------------------------------------------
   const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
   function quote(s) {

@@ -5,7 +5,7 @@
  * of the sections before it.
  */
 export const CORE_MODULES = String.raw`
-  // ─── TextEncoder / TextDecoder (UTF-8), which QuickJS lacks ───────────────────────────
+  // --- TextEncoder / TextDecoder (UTF-8), which QuickJS lacks ---------------------------
   if (typeof globalThis.TextEncoder === 'undefined') {
     globalThis.TextEncoder = function TextEncoder() {};
     globalThis.TextEncoder.prototype.encoding = 'utf-8';
@@ -51,7 +51,7 @@ export const CORE_MODULES = String.raw`
     };
   });
 
-  // ─── util ────────────────────────────────────────────────────────────────────────────
+  // --- util ----------------------------------------------------------------------------
   N.define('util', function () {
     const util = {
       format: format,
@@ -89,7 +89,7 @@ export const CORE_MODULES = String.raw`
     return util;
   });
 
-  // ─── events ──────────────────────────────────────────────────────────────────────────
+  // --- events --------------------------------------------------------------------------
   N.define('events', function () {
     function EventEmitter() { this._events = Object.create(null); }
     EventEmitter.prototype.on = function (ev, fn) {

@@ -5,7 +5,7 @@
  * by core.ts; uses `N`, `inspect` and `format` from the sections before it.
  */
 export const CORE_PROCESS = String.raw`
-  // ─── process ─────────────────────────────────────────────────────────────────────────
+  // --- process -------------------------------------------------------------------------
   const boot = N.call('boot');
   function writer(fd) {
     return {
@@ -80,7 +80,7 @@ export const CORE_PROCESS = String.raw`
   globalThis.process = proc;
   globalThis.global = globalThis;
 
-  // ─── console ─────────────────────────────────────────────────────────────────────────
+  // --- console -------------------------------------------------------------------------
   const counts = Object.create(null);
   const timers = Object.create(null);
   let group = '';
@@ -116,7 +116,7 @@ export const CORE_PROCESS = String.raw`
   };
   globalThis.console.groupCollapsed = globalThis.console.group;
 
-  // ─── timers (the host's event loop fires them; see run-program.ts) ──────────────────────
+  // --- timers (the host's event loop fires them; see run-program.ts) ----------------------
   let nextId = 1;
   const pending = new Map();
   function schedule(fn, ms, args, repeat) {

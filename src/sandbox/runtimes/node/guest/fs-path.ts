@@ -5,7 +5,7 @@
 export const FS_PATH_SOURCE = String.raw`
 (function (N) {
   'use strict';
-  // ─── path ────────────────────────────────────────────────────────────────────────────
+  // --- path ----------------------------------------------------------------------------
   function normalizeParts(parts, absolute) {
     const out = [];
     for (const p of parts) {
@@ -85,7 +85,7 @@ export const FS_PATH_SOURCE = String.raw`
   N.define('path', function () { return path; });
   N.define('path/posix', function () { return path; });
 
-  // ─── fs ──────────────────────────────────────────────────────────────────────────────
+  // --- fs ------------------------------------------------------------------------------
   function abs(p) {
     if (p && typeof p === 'object' && typeof p.href === 'string') p = p.pathname;
     if (typeof p !== 'string') throw N.codedError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "path" argument must be of type string. Received ' + N.inspect(p));
@@ -208,7 +208,7 @@ export const FS_PATH_SOURCE = String.raw`
   N.define('fs', function () { return fs; });
   N.define('fs/promises', function () { return promises; });
 
-  // ─── os, url ─────────────────────────────────────────────────────────────────────────
+  // --- os, url -------------------------------------------------------------------------
   N.define('os', function () {
     return {
       EOL: '\n',
