@@ -5,9 +5,12 @@
  * 1. It starts the sandbox thread (`early-thread.ts`), unless the command line asks for help or
  *    golden cases: its boot then overlaps everything below.
  * 2. It runs the runner from V8's code cache (`code-cache.ts`): `runner.cjs` compiled with the
- *    cache of an earlier start. Measured with `test/bench/cli-startup.ts --against`, 21 alternated
- *    start-ups: 433 vs 498 ms to the first request, main-thread CPU 353 vs 408 ms, a one-turn run's
- *    CPU 830 vs 930 ms.
+ *    cache of an earlier start. Against the ES-module build before this (`test/bench/cli-startup.ts
+ *    --against`, alternated; two sessions of 15 and 31 start-ups): to the first request 482 → 404 and
+ *    518 → 428 ms (2.9× → 2.5× a bare `fetch` in the same runs), main-thread CPU 397 → 328 and
+ *    419 → 343 ms, a one-turn run's CPU 890 → 770 and 960 → 810 ms. Its cost: peak RSS on the
+ *    208-turn session +6 MB (133 → 139 MB, the same build either way), the script's source and the
+ *    code the cache brings.
  * 3. Otherwise — no cache and a folder it cannot write one into (an installed, read-only bundle),
  *    or `HARNESS_PLAYGROUND_CODE_CACHE=off` — it imports the ES-module runner (`runner.mjs` and its
  *    lazy chunks): a script without a cache compiles more at start than the split modules do.
