@@ -4,7 +4,9 @@
  * `--dir` run), as a ratio to a bare `fetch` from a fresh Node process measured in the same run
  * (`bare-fetch.mjs`), and peak RSS (GNU time's max resident set) over a 30-turn session and a
  * 208-turn one on a 100k window (`--context-window 100000`, so every compaction layer works).
- * Bundled (`dist-cli/harness.mjs`) against the bin and the TypeScript sources through tsx.
+ * Bundled (`dist-cli/harness.mjs`, from its code cache) against the same launcher on the ES-module
+ * runner (`HARNESS_PLAYGROUND_CODE_CACHE=off`: what the cache is worth), the bin and the TypeScript
+ * sources through tsx.
  * Targets from issue 23: ≤ 400 ms to the first request on a quiet machine, ≤ 150 MB peak on the
  * long session. Printed, not asserted.
  *
@@ -55,7 +57,8 @@ function mainThreadCpuMs(pid: number | undefined, wrapped: boolean): number | nu
   }
 }
 
-async function once(cmd: string[], turns: number, extra: string[] = []): Promise<Sample> {
+/** `env`: variables over this process's for the run (the runner's own, say `HARNESS_PLAYGROUND_CODE_CACHE`). */
+async function once(cmd: string[], turns: number, extra: string[] = [], env: Record<string, string> = {}): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), 'hp-bench-'));
   const config = mkdtempSync(join(tmpdir(), 'hp-bench-config-'));
   writeFileSync(join(dir, 'notes.md'), Array.from({ length: 200 }, (_, i) => `line ${i}: notes about the project`).join('\n'));
@@ -73,7 +76,7 @@ async function once(cmd: string[], turns: number, extra: string[] = []): Promise
   const withTime = existsSync(TIME) ? [TIME, '-f', '__maxrss_kb=%M __cpu_s=%U+%S', ...cmd] : cmd;
   const child = spawn(withTime[0]!, [...withTime.slice(1), '--dir', dir, '-p', 'Go through the notes.', '--trust', '--output-format', 'json', ...extra], {
     // The session file (~20 MB for the long session) goes to a folder removed after the run, not ~/.harness-playground.
-    env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: config },
+    env: { ...process.env, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, HARNESS_PLAYGROUND_CONFIG_DIR: config, ...env },
   });
   const probe = setInterval(() => {
     if (first >= 0 || !server.requests.some((r) => r.method === 'POST')) return;
@@ -102,19 +105,23 @@ export async function cliStartupRows({ bundleOnly = false } = {}) {
   const bare: number[] = [];
   for (let i = 0; i < 5; i++) bare.push((await once([process.execPath, join(process.cwd(), 'test', 'bench', 'bare-fetch.mjs')], 1)).firstRequestMs);
   const bareMs = median(bare);
-  const all: { name: string; cmd: string[]; runs: number }[] = [
+  // The build just removed the runner's code cache: the first start writes it (src/cli/code-cache.ts), as after any build.
+  await once([process.execPath, CLI_BUNDLE], 1);
+  const all: { name: string; cmd: string[]; runs: number; env?: Record<string, string> }[] = [
     { name: 'bundle (dist-cli/harness.mjs)', cmd: [process.execPath, CLI_BUNDLE], runs: 5 },
+    // The same launcher on the ES-module runner: what the code cache is worth, in this run.
+    { name: 'bundle, no code cache (ES modules)', cmd: [process.execPath, CLI_BUNDLE], runs: 5, env: { HARNESS_PLAYGROUND_CODE_CACHE: 'off' } },
     { name: 'bin shim (npx harness-playground)', cmd: [process.execPath, join(process.cwd(), 'bin', 'harness-playground.mjs')], runs: 3 },
     { name: 'sources through tsx', cmd: [process.execPath, '--import', 'tsx', join(process.cwd(), 'src', 'cli', 'run-scenario.ts')], runs: 2 },
   ];
-  const variants = bundleOnly ? all.slice(0, 1) : all;
+  const variants = bundleOnly ? all.slice(0, 2) : all;
   const rows = [];
   for (const v of variants) {
     const starts: Sample[] = [];
-    for (let i = 0; i < v.runs; i++) starts.push(await once(v.cmd, 1));
-    const mid = await once(v.cmd, 30);
-    // The long session only for the bundle (the others differ in start-up, not in what a run keeps).
-    const long = v === all[0] ? await once(v.cmd, LONG_CLI_TURNS, ['--context-window', '100000', '--max-turns', String(LONG_CLI_TURNS + 5)]) : null;
+    for (let i = 0; i < v.runs; i++) starts.push(await once(v.cmd, 1, [], v.env));
+    const mid = await once(v.cmd, 30, [], v.env);
+    // The long session for the bundle with and without its code cache (the others differ in start-up, not in what a run keeps).
+    const long = v === all[0] || v === all[1] ? await once(v.cmd, LONG_CLI_TURNS, ['--context-window', '100000', '--max-turns', String(LONG_CLI_TURNS + 5)], v.env) : null;
     const cpus = starts.map((x) => x.cpuMs).filter((x): x is number => x !== null);
     const startMs = median(starts.map((x) => x.firstRequestMs));
     rows.push({ name: v.name, startMs, ratio: startMs / bareMs, cpuMs: cpus.length ? median(cpus) : null, peakMb: mid.peakMb, longPeakMb: long?.peakMb ?? null, exit: long ? long.exit : mid.exit });
