@@ -11,9 +11,10 @@
  *    419 → 343 ms, a one-turn run's CPU 890 → 770 and 960 → 810 ms. Its cost: peak RSS on the
  *    208-turn session +6 MB (133 → 139 MB, the same build either way), the script's source and the
  *    code the cache brings.
- * 3. Otherwise — no cache and a folder it cannot write one into (an installed, read-only bundle),
- *    or `HARNESS_PLAYGROUND_CODE_CACHE=off` — it imports the ES-module runner (`runner.mjs` and its
- *    lazy chunks): a script without a cache compiles more at start than the split modules do.
+ * 3. Otherwise — no cache and none to be written (a folder it cannot write into, as an installed,
+ *    read-only bundle; `--help` or `golden`, which write none), or `HARNESS_PLAYGROUND_CODE_CACHE=off`
+ *    — it imports the ES-module runner (`runner.mjs` and its lazy chunks): a script without a cache
+ *    compiles more at start than the split modules do.
  *
  * Both runners are the same sources (`cli-main.ts`) built twice: what a run does cannot depend on
  * which one started. `test/unit/cli-code-cache.test.ts` runs both, and a torn and a foreign cache.
@@ -39,9 +40,9 @@ const mode = process.env[CODE_CACHE_ENV];
 const say = mode === 'verbose' ? (line: string) => process.stderr.write(`harness-playground: code cache: ${line}\n`) : () => {};
 
 const args = process.argv.slice(2);
-if (!args.includes('--help') && !args.includes('-h') && args[0] !== 'golden') {
-  startEarlySandboxThread(new URL('./sandbox-worker.mjs', import.meta.url), SANDBOX_YOUNG_GENERATION_MB);
-}
+/** `--help` and `golden` take no sandbox of this kind and write no cache (`saveCodeCache` is a run's). */
+const noRun = args.includes('--help') || args.includes('-h') || args[0] === 'golden';
+if (!noRun) startEarlySandboxThread(new URL('./sandbox-worker.mjs', import.meta.url), SANDBOX_YOUNG_GENERATION_MB);
 
 const bundleDir = fileURLToPath(new URL('.', import.meta.url));
 const cacheDir = join(bundleDir, CODE_CACHE_DIR);
@@ -52,7 +53,11 @@ const esmRunner = './runner.mjs';
 
 if (mode === 'off') await import(esmRunner); else {
   const cached = readCache();
-  if (!cached && !canWrite(bundleDir)) {
+  if (!cached && noRun) {
+    // The script without a cache compiles more than the ES modules do, and this start would not write one.
+    say('none yet, and this command writes none: the ES-module runner');
+    await import(esmRunner);
+  } else if (!cached && !canWrite(bundleDir)) {
     say(`none, and ${bundleDir} is not writable: the ES-module runner`);
     await import(esmRunner);
   } else runScript(cached);

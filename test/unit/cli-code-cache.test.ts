@@ -19,11 +19,11 @@ const CACHE_DIR = join(COPY, 'code-cache');
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-/** The copy's launcher on a built-in scripted scenario (its sandbox thread comes up, so the heap flags are set during the run). */
-function run(env: Record<string, string> = {}): Promise<Run> {
+/** The copy's launcher, by default on a built-in scripted scenario (its sandbox thread comes up, so the heap flags are set during the run). */
+function run(env: Record<string, string> = {}, args = ['fix-a-bug', '--output-format', 'json']): Promise<Run> {
   return new Promise((done) => {
     const { ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, NODE_OPTIONS: _o, ...base } = process.env;
-    const child = spawn(process.execPath, [join(COPY, 'harness.mjs'), 'fix-a-bug', '--output-format', 'json'], {
+    const child = spawn(process.execPath, [join(COPY, 'harness.mjs'), ...args], {
       env: { ...base, HARNESS_PLAYGROUND_CODE_CACHE: 'verbose', ...env },
     });
     let stdout = '';
@@ -56,6 +56,12 @@ describe('the runner under V8’s code cache', () => {
     // `off`: the ES-module runner, which neither reads nor writes a cache.
     const esm = await run({ HARNESS_PLAYGROUND_CODE_CACHE: 'off' });
     expect(said(esm)).toBe('');
+    expect(caches()).toEqual([]);
+    // --help would write none: with none yet, it runs the ES modules (no uncached compile of the whole script).
+    const help = await run({}, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^harness-playground — /);
+    expect(said(help)).toMatch(/none yet, and this command writes none: the ES-module runner/);
     expect(caches()).toEqual([]);
 
     const first = await run();
