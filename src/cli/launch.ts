@@ -9,8 +9,8 @@
  *    --against`, alternated; two sessions of 15 and 31 start-ups): to the first request 482 → 404 and
  *    518 → 428 ms (2.9× → 2.5× a bare `fetch` in the same runs), main-thread CPU 397 → 328 and
  *    419 → 343 ms, a one-turn run's CPU 890 → 770 and 960 → 810 ms. Its cost: peak RSS on the
- *    208-turn session +6 MB (133 → 139 MB, the same build either way), the script's source and the
- *    code the cache brings.
+ *    208-turn session +4–6 MB (133 → 139 and 137 → 141 MB, the same build either way), the script's
+ *    source and the code the cache brings.
  * 3. Otherwise — no cache and none to be written (a folder it cannot write into, as an installed,
  *    read-only bundle; `--help` or `golden`, which write none), or `HARNESS_PLAYGROUND_CODE_CACHE=off`
  *    — it imports the ES-module runner (`runner.mjs` and its lazy chunks): a script without a cache
