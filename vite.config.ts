@@ -5,6 +5,7 @@ import { frameScriptHash } from './src/security/frame-hash-node.ts';
 import { metaContentSecurityPolicy, securityHeaders, withCspMeta } from './src/security/headers.ts';
 import { justBashParserExport } from './src/sandbox/justbash/parser-export.ts';
 import { justBashSplitBuild } from './src/sandbox/justbash/split-build.ts';
+import { inlineWorkerRuntime } from './src/sandbox/justbash-worker/inline-runtime.ts';
 import { prebuiltBuiltins } from './src/scenarios/library/prebuilt.ts';
 
 // One definition (src/security/headers.ts) for dev, preview and public/_headers (static hosts):
@@ -62,14 +63,15 @@ export default defineConfig({
       output: { charset: 'ascii', codeSplitting: { groups: [{ name: 'first-screen', tags: ['$initial'] }] } },
     },
   },
-  // The sandbox worker bundles just-bash the same way as the page (`worker.plugins` are the worker build's own).
+  // The sandbox worker bundles just-bash the same way as the page (`worker.plugins` are the worker build's own),
+  // with the bundler's runtime helpers copied into its script: one request before it can answer, not two.
   worker: {
     format: 'es',
-    plugins: () => [justBashSplitBuild()],
+    plugins: () => [justBashSplitBuild(), inlineWorkerRuntime()],
     // Its static imports in its own file, as the page's first screen (above): left to itself the bundler
     // split off three small chunks that just-bash's command chunks share, which the worker fetches only
     // after compiling its script (seen in a trace; the first-screen bench's difference was within its
-    // noise). Rolldown still keeps its ~1 kB runtime apart.
+    // noise). Rolldown still keeps its ~1 kB runtime apart; `inlineWorkerRuntime` copies it in.
     // ASCII only, as the page: 12 non-ASCII bytes made its 0.7 MB script a two-byte string, 23–27 ms of
     // decoding on the worker's thread (4–5 ms as ASCII, in a trace) before a cold page's first Step
     // could run (its first Step clicked in the frame Step is enabled, as the first-screen bench times it,

@@ -22,6 +22,13 @@
  *   Step enabled on the cold page (a few hundred ms after the frame, on a page still busy loading),
  *   clicked from inside the page in the very frame Step is enabled (a visitor waiting for it), and
  *   on the reloaded page once it has settled.
+ * - the same cold load in a visitor's browser (`visitor-load.ts`): a second Chromium driven from its
+ *   browser process only, so no DevTools session is on the page. Playwright's session (every row
+ *   above) makes V8 record a detailed stack for each `Error` constructed, and the one Svelte builds
+ *   at load sends V8 re-parsing the 1 MB entry for a line number: ~45 ms of a cold load's main thread
+ *   (`pipe-browser.ts` has the measurements), more again in the sandbox worker and in the first
+ *   Step. Usable, the sandbox's readiness and the in-frame first Step are timed there too; those are
+ *   the figures a visitor sees, the rows above compare with earlier rounds.
  * `--dist <dir>` may be given more than once (e.g. main's build and yours): the builds' rounds
  * alternate in one browser, so a before/after pair sees the same machine load.
  * Each round also loads a one-button page (a module script that adds an enabled Step button, served
@@ -39,6 +46,8 @@ import { clickStepInUsableFrame, firstStep, stepInUsableFrame } from './first-st
 import { timeToUsable, watchUsable } from './usable-timing.ts';
 import { startVitePreview } from '../e2e/servers.ts';
 import { entryClosure, sandboxWorkerClosure } from './entry-closure.ts';
+import { launchPipeBrowser } from './pipe-browser.ts';
+import { probedDist, visitorLoad } from './visitor-load.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // `--dist <dir>` (repeatable) measures other builds, e.g. an older commit's: with two or more,
@@ -131,7 +140,7 @@ const median = (xs: number[]) => {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median(xs).toFixed(0)} ${unit}  [${xs.map((x) => x.toFixed(0)).join(', ')}] |`;
 
-type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[]; stepInFrame: number[] };
+type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[]; stepInFrame: number[]; visitor: { usable: number[]; step: number[]; evaluated: number[]; sandboxReady: number[] } };
 
 /** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
 async function freshContext(browser: Browser): Promise<BrowserContext> {
@@ -225,7 +234,12 @@ async function main(): Promise<void> {
   const floorServer = await startVitePreview(ROOT, floorDist);
   const floor = { tab: [] as number[], window: [] as number[] };
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [], stepInFrame: [] }));
+  // The visitor's-browser rows: a second Chromium driven only from its browser process (visitor-load.ts).
+  const probed = DISTS.map(probedDist);
+  const probedServers = [];
+  for (const d of probed) probedServers.push(await startVitePreview(ROOT, d));
+  const visitorBrowser = await launchPipeBrowser(executablePath, CHROMIUM_ARGS);
+  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [], stepInFrame: [], visitor: { usable: [], step: [], evaluated: [], sandboxReady: [] } }));
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -235,12 +249,22 @@ async function main(): Promise<void> {
       const order = DISTS.map((_, k) => k);
       if (i % 2 === 1) order.reverse();
       for (const k of order) await round(browser, servers[k]!.url, samples[k]!);
+      for (const k of order) {
+        const seen = await visitorLoad(visitorBrowser, `${probedServers[k]!.url}/`, browserQuiet);
+        const v = samples[k]!.visitor;
+        v.usable.push(seen.usable);
+        v.step.push(seen.step);
+        v.evaluated.push(seen.evaluated);
+        v.sandboxReady.push(seen.sandboxReady);
+      }
       await floorRound(browser, floorServer.url, floor);
       loads.push(loadavg()[0]!);
     }
   } finally {
     await browser.close();
-    for (const s of servers) await s.stop();
+    await visitorBrowser.close();
+    for (const s of [...servers, ...probedServers]) await s.stop();
+    for (const d of probed) rmSync(d, { recursive: true, force: true });
     await floorServer.stop();
     rmSync(floorDist, { recursive: true, force: true });
   }
@@ -266,6 +290,10 @@ async function main(): Promise<void> {
     console.log(row('first Step clicked at usable, cold (click → first event row)', s.stepAtUsable));
     console.log(row('first Step clicked in the frame Step is enabled, cold (from inside the page)', s.stepInFrame));
     console.log(row('first Step, warm page settled (click → first event row)', s.step));
+    console.log(row('visitor’s browser (no DevTools session on the page): cold: the entry’s modules evaluated', s.visitor.evaluated));
+    console.log(row('visitor’s browser: cold: first sandbox ready', s.visitor.sandboxReady));
+    console.log(row('visitor’s browser: cold time-to-usable, in an open tab', s.visitor.usable));
+    console.log(row('visitor’s browser: first Step clicked in the frame Step is enabled, cold', s.visitor.step));
   });
   console.log(`\n${row('floor: a one-button page, cold time-to-usable in an open tab (Chromium alone, same server)', floor.tab)}`);
   console.log(row('floor: the same, the first page of a new window', floor.window));

@@ -3,7 +3,8 @@
  * closure and the sandbox worker's — is ASCII only (`output.charset: 'ascii'` in vite.config.ts):
  * one non-ASCII byte makes the browser decode a whole script into a two-byte string, which it
  * decodes and V8 scans more slowly (a trace of the worker: 66 ms of decoding for 12 such bytes in
- * 0.7 MB, on the path of a cold page's first Step). Read from `dist/`, the build the preview serves.
+ * 0.7 MB, on the path of a cold page's first Step), and the worker's script is one file. Read from
+ * `dist/`, the build the preview serves.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,5 +31,13 @@ describe.skipIf(externalBaseUrl(process.env) !== null || !existsSync(join(dist, 
       expect(closure.files.length).toBeGreaterThan(0);
       expect(closure.nonAscii, closure.files.flatMap(nonAsciiSamples).join('\n')).toBe(0);
     }
+  });
+
+  // A module worker finds its script's static imports only once it has compiled it: each is a request
+  // after that, before the worker can answer (`inline-runtime.ts` copies the bundler's runtime in).
+  it('the sandbox worker’s script imports nothing statically: one request before it can answer', () => {
+    const worker = sandboxWorkerClosure(dist)!;
+    expect(worker.files).toHaveLength(1);
+    // The command chunks still import the runtime's own file: sandbox.e2e.ts's self-check loads every command.
   });
 });

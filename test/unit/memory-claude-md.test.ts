@@ -27,6 +27,24 @@ describe('CLAUDE.md discovery', () => {
     expect(r.files[0]!.tokens).toBe(Math.ceil('root rules'.length / 4));
   });
 
+  it('asks for every candidate file at once (a sandbox in a worker answers them back to back), and keeps the order', async () => {
+    const sb = await sandboxWith({ '/CLAUDE.md': 'root rules', '/home/project/CLAUDE.local.md': 'local rules', '/home/project/.claude/rules/a.md': 'rule a' });
+    let inFlight = 0;
+    let most = 0;
+    // Each answer comes a macrotask later, as from another thread: asked one at a time, at most one is ever pending.
+    const slow = <T>(answer: Promise<T>): Promise<T> => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      return new Promise<T>((resolve, reject) => setTimeout(() => answer.then(resolve, reject).finally(() => inFlight--), 1));
+    };
+    const fs = { stat: (p: string) => slow(sb.fs.stat(p)), readFile: (p: string) => slow(sb.fs.readFile(p)), list: (p: string) => slow(sb.fs.list(p)) };
+    const r = await discoverClaudeMd(fs, '/home/project');
+    // The user's CLAUDE.md and three names in each of /, /home and /home/project, plus the rules folder's listing.
+    expect(most).toBeGreaterThanOrEqual(11);
+    expect(r.files.map((f) => f.path)).toEqual(['/CLAUDE.md', '/home/project/CLAUDE.local.md', '/home/project/.claude/rules/a.md']);
+    expect(r).toEqual(await discoverClaudeMd(sb.fs, '/home/project'));
+  });
+
   it('finds nothing in an empty tree, without problems', async () => {
     const sb = await sandboxWith({});
     expect(await discoverClaudeMd(sb.fs, '/home/project')).toEqual({ text: '', files: [], problems: [] });

@@ -69,7 +69,7 @@ export async function discoverClaudeMd(fs: MemoryFsReader, cwd: string, opts: Cl
     }
     // Imported twice by different files (a diamond): shown once, where it first appeared.
     if (included.has(path)) return;
-    const stat = await fs.stat(path).catch(() => null);
+    const stat = await (asked.get(path) ?? fs.stat(path).catch(() => null));
     if (!stat) {
       if (importedFrom) problems.push({ kind: 'missing', path, ...from, message: `${importedFrom} imports ${path}, which does not exist` });
       return;
@@ -113,11 +113,15 @@ export async function discoverClaudeMd(fs: MemoryFsReader, cwd: string, opts: Cl
     for (const t of targets) await include(resolveImport(t, path, home), [...chain, path], hops + 1);
   }
 
-  await include(`${opts.userHome ?? HOME_DIR}/.claude/${MEMORY_FILE_NAME}`, [], 0, " (the user's memory)");
-  for (const dir of directoriesDownTo(cwd)) {
-    for (const name of MEMORY_FILES_PER_DIR) await include(dir === '/' ? `/${name}` : `${dir}/${name}`, [], 0);
-  }
-  for (const rule of await ruleFiles(fs, `${normalizePath(cwd)}/${RULES_DIR}`)) await include(rule, [], 0, ' (a project rule)');
+  const userMemory = `${opts.userHome ?? HOME_DIR}/.claude/${MEMORY_FILE_NAME}`;
+  const candidates = [userMemory, ...directoriesDownTo(cwd).flatMap((dir) => MEMORY_FILES_PER_DIR.map((name) => (dir === '/' ? `/${name}` : `${dir}/${name}`)))];
+  // Every candidate is asked for at once (and the rules folder listed): nothing here writes, so the
+  // answers are the ones a question at its turn would get, and a sandbox in another thread (the
+  // page's worker) answers them back to back instead of one round trip each, in order.
+  const asked = new Map(candidates.map((path) => [path, fs.stat(path).catch(() => null)] as const));
+  const rules = ruleFiles(fs, `${normalizePath(cwd)}/${RULES_DIR}`);
+  for (const path of candidates) await include(path, [], 0, path === userMemory ? " (the user's memory)" : '');
+  for (const rule of await rules) await include(rule, [], 0, ' (a project rule)');
   return { text: sections.join('\n\n'), files, problems };
 }
 
