@@ -298,6 +298,7 @@ async function main(): Promise<void> {
   console.log(`\n${row('floor: a one-button page, cold time-to-usable in an open tab (Chromium alone, same server)', floor.tab)}`);
   console.log(row('floor: the same, the first page of a new window', floor.window));
   console.log('\nTargets: usable < 1000 ms on a quiet machine; first Step ≤ 150 ms; no heavy package in the entry. Printed, not asserted.');
+  console.log('The rows above the visitor’s-browser ones load with Playwright’s DevTools session on the page, which a visitor does not have (visitor-load.ts): read the targets on the visitor’s rows; the others compare with earlier rounds.');
 }
 
 await main();

@@ -3,7 +3,8 @@
  * says why that matters): the first-screen bench's "visitor's browser" rows. No vitest imports.
  *
  * With no session on the page, nothing can be injected into it, so the bench serves a copy of the
- * build whose index.html loads one more script, `hp-visitor-probe.js`, before the app's own. The
+ * build whose index.html loads one more script, `hp-visitor-probe.js` (0.9 kB, parser-blocking, while
+ * the preload scanner already fetches the entry beside it), before the app's own. The
  * probe does what `usable-timing.ts` and `first-step-timing.ts` do through Playwright: it notes the
  * first animation frame with Step enabled, clicks Step in that very frame (a visitor waiting for
  * it), notes when the first event row is in the DOM, and then writes what it saw, with the app's
