@@ -33,6 +33,15 @@ describe.skipIf(externalBaseUrl(process.env) !== null || !existsSync(join(dist, 
     }
   });
 
+  // Session export and import (the JSONL format, its zod schemas: ~6 ms of a cold load's evaluation)
+  // load at their first use; sessions.e2e.ts exports and imports through the page.
+  it('the first screen does not carry the session file format', () => {
+    const entry = entryClosure(dist);
+    const text = entry.files.map((f) => readFileSync(join(dist, f), 'utf8')).join('\n');
+    // A string of harness/session/jsonl.ts's own (its check of an event record).
+    expect(text.includes('malformed event'), `${entry.files.join(', ')} carry jsonl.ts`).toBe(false);
+  });
+
   // A module worker finds its script's static imports only once it has compiled it: each is a request
   // after that, before the worker can answer (`inline-runtime.ts` copies the bundler's runtime in).
   it('the sandbox worker’s script imports nothing statically: one request before it can answer', () => {

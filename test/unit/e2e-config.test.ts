@@ -4,15 +4,44 @@
  * session boots a sandbox: the sessions.e2e.ts flake). The config must bound only a hang.
  */
 import { describe, expect, it } from 'vitest';
+import type { ViteUserConfig as UserConfig } from 'vitest/config';
 import e2eConfig from '../e2e/vitest.e2e.config.ts';
 import { externalBaseUrl } from '../e2e/base-url.ts';
+import { filesAtOnce } from '../e2e/files-at-once.ts';
+
+/** The config as vitest gets it (a function of the run, measuring the machine first). */
+async function resolved(env: Record<string, string> = { E2E_FILES_AT_ONCE: '1' }): Promise<UserConfig> {
+  const saved = process.env.E2E_FILES_AT_ONCE;
+  process.env.E2E_FILES_AT_ONCE = env.E2E_FILES_AT_ONCE;
+  try {
+    return await (e2eConfig as unknown as (e: { mode: string; command: string }) => Promise<UserConfig>)({ mode: 'test', command: 'serve' });
+  } finally {
+    if (saved === undefined) delete process.env.E2E_FILES_AT_ONCE;
+    else process.env.E2E_FILES_AT_ONCE = saved;
+  }
+}
 
 describe('e2e config', () => {
-  it('lets expect.poll wait as long as a Playwright wait (30 s), within the test timeout', () => {
-    const t = e2eConfig.test!;
+  it('lets expect.poll wait as long as a Playwright wait (30 s), within the test timeout', async () => {
+    const t = (await resolved()).test!;
     const poll = t.expect?.poll?.timeout ?? 1000;
     expect(poll).toBeGreaterThanOrEqual(30_000);
     expect(poll).toBeLessThan(t.testTimeout!);
+  });
+
+  it('runs files side by side exactly when it decided to, in as many workers', async () => {
+    const one = (await resolved({ E2E_FILES_AT_ONCE: '1' })).test!;
+    expect([one.fileParallelism, one.maxWorkers]).toEqual([false, 1]);
+    const two = (await resolved({ E2E_FILES_AT_ONCE: '2' })).test!;
+    expect([two.fileParallelism, two.maxWorkers]).toEqual([true, 2]);
+  });
+
+  it('measures the machine unless told: two files only when two threads each keep most of one’s speed', async () => {
+    expect(await filesAtOnce({ E2E_FILES_AT_ONCE: '3' })).toEqual({ files: 3, why: 'E2E_FILES_AT_ONCE' });
+    // Not a number of files: measured as if unset.
+    const measured = await filesAtOnce({ E2E_FILES_AT_ONCE: 'many' });
+    expect([1, 2]).toContain(measured.files);
+    expect(measured.why).toMatch(measured.files === 2 ? /^two threads each ran at \d+ % of one's speed$/ : /one CPU|only \d+ %/);
   });
 });
 

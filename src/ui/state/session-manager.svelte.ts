@@ -25,9 +25,21 @@ import type { ScenarioOrigin } from './trust-gate.svelte.ts';
 import { openedNoticeOf, type OpenedNotice } from './opened-notice.ts';
 import type { SessionBroadcast } from './session-channel.ts';
 import { LAST_SESSION_KEY, type SessionRecording } from './session-recording.svelte.ts';
-import { exportSession, importSession } from './session-transfer.ts';
 import { importedWorkbench, isImportedLog, latestWorkbench, restoredWorkbenchText, workbenchKey, type Workbench } from '../sessions/workbench-record.ts';
 import { rawText, type Quarantine } from '../../storage/quarantine.ts';
+
+/**
+ * The JSONL export and import (`session-transfer.ts`, with the session file format and its schemas),
+ * loaded at the first export or import: the first screen does not evaluate them. A chunk that cannot
+ * be loaded (the site was updated, the connection dropped) comes back as words for the banner.
+ */
+async function sessionTransfer(): Promise<typeof import('./session-transfer.ts') | string> {
+  try {
+    return await import('./session-transfer.ts');
+  } catch (err) {
+    return `The session import and export could not be loaded (${err instanceof Error ? err.message : String(err)}): reload the page and try again.`;
+  }
+}
 
 export type { OpenedNotice } from './opened-notice.ts';
 export { LAST_SESSION_KEY } from './session-recording.svelte.ts';
@@ -225,7 +237,12 @@ export class SessionManager {
   /** The session as JSONL (the API key redacted), or null with `error` set. */
   async exportJsonl(id: string): Promise<string | null> {
     if (this.current?.id === id) await this.flush();
-    const out = await exportSession(this.store, id, this.opts.secrets());
+    const transfer = await sessionTransfer();
+    if (typeof transfer === 'string') {
+      this.error = transfer;
+      return null;
+    }
+    const out = await transfer.exportSession(this.store, id, this.opts.secrets());
     if (out.ok) return out.value;
     this.error = out.error;
     return null;
@@ -234,7 +251,12 @@ export class SessionManager {
   /** Stores a JSONL file as a new session; a bad line is reported by its number. */
   async importJsonl(text: string, fileName: string): Promise<SessionInfo | null> {
     this.importError = null;
-    const imported = await importSession(this.store, text, fileName, this.workbenchNow());
+    const transfer = await sessionTransfer();
+    if (typeof transfer === 'string') {
+      this.importError = transfer;
+      return null;
+    }
+    const imported = await transfer.importSession(this.store, text, fileName, this.workbenchNow());
     if (!imported.ok) {
       if (imported.storage) this.error = imported.error;
       else this.importError = imported.error;
