@@ -5,6 +5,8 @@
  * Web Worker (`justbash-worker/`), in Node in the caller's thread.
  */
 import type { Sandbox, SandboxKind } from '../harness/ports.ts';
+import { BootView } from './boot-view.ts';
+import { bootingSandbox, type BootingSandbox } from './booting-sandbox.ts';
 import { canUseWorkers, createJustBashWorkerSandbox } from './justbash-worker/index.ts';
 
 export type SandboxPreference = 'auto' | 'just-bash' | 'webcontainer';
@@ -23,7 +25,7 @@ export type ChosenSandbox = { sandbox: Sandbox; live: SandboxKind; reason: strin
  * and Stop interrupts it); elsewhere (Node), or when the Worker cannot start, in this thread.
  * `note` says which, for the reason sentence ('' for the plain in-thread case outside a browser).
  */
-export async function createPreferredJustBash(opts: { files?: Record<string, string> } = {}): Promise<{ sandbox: Sandbox; note: string }> {
+export async function createPreferredJustBash(opts: { files?: Record<string, string>; mtimeMs?: number } = {}): Promise<{ sandbox: Sandbox; note: string }> {
   let note = '';
   if (canUseWorkers()) {
     try {
@@ -37,11 +39,31 @@ export async function createPreferredJustBash(opts: { files?: Record<string, str
   return { sandbox: await createJustBashSandbox(opts), note };
 }
 
+const JUST_BASH_CHOSEN = 'just-bash chosen by the scenario for exact replays';
+
+/**
+ * just-bash, chosen by the scenario, handed out before it has started (`booting-sandbox.ts`):
+ * reads of its start files are answered while the worker loads, so a run's start-up reads do not
+ * wait for it. `reason` is {@link chooseSandbox}'s sentence, once it is up.
+ */
+export function bootJustBash(opts: { files?: Record<string, string> } = {}): { sandbox: BootingSandbox; reason: Promise<string> } {
+  // One modification time for every start file and directory, so the view knows what `stat` says.
+  const mtimeMs = Date.now();
+  const made = createPreferredJustBash({ ...opts, mtimeMs });
+  const sandbox = bootingSandbox({
+    start: made.then((m) => m.sandbox),
+    view: new BootView(opts.files ?? {}, [], mtimeMs),
+    capabilities: { preemptiveAbort: canUseWorkers() },
+  });
+  const reason = sandbox.ready.then(() => made).then(({ note }) => `${JUST_BASH_CHOSEN}${note ? `; ${note}` : ''}`);
+  return { sandbox, reason };
+}
+
 export async function chooseSandbox(pref: SandboxPreference, opts: ChooseSandboxOptions = {}): Promise<ChosenSandbox> {
   const files = opts.files ? { files: opts.files } : {};
   if (pref === 'just-bash') {
     const { sandbox, note } = await createPreferredJustBash(files);
-    return { sandbox, live: 'just-bash', reason: `just-bash chosen by the scenario for exact replays${note ? `; ${note}` : ''}` };
+    return { sandbox, live: 'just-bash', reason: `${JUST_BASH_CHOSEN}${note ? `; ${note}` : ''}` };
   }
   try {
     // Loaded only now, so neither the adapter nor @webcontainer/api is in the first bundle.

@@ -172,6 +172,21 @@ test('a sandbox worker whose script cannot load: the sandbox says why and runs j
   expect(await sandboxWorkers()).toBeGreaterThanOrEqual(1);
 });
 
+test('a sandbox that cannot start at all: the page says why and what to do, and a Step does not run without one', async ({ page }) => {
+  // The worker's script and the page-thread just-bash it falls back to both fail to load.
+  await countSandboxWorkers(page, '/assets/no-such-sandbox-worker.js');
+  await page.route(/\/assets\/justbash-[\w-]+\.js$/, (route) => route.abort());
+  allowConsoleErrors(page, /no-such-sandbox-worker|justbash-|Failed to load resource|404|dynamically imported module|ERR_FAILED/i);
+  await openApp(page);
+  const notice = async () => (await page.getByTestId('notice').textContent().catch(() => '')) ?? '';
+  // Handed out before it started (reads of the scenario's files were answered meanwhile), it says so once it cannot.
+  await expect.poll(notice).toMatch(/^The sandbox did not start: .+\. Press Reset to try again\.$/);
+  await page.getByTestId('btn-step').click();
+  await expect.poll(notice).toMatch(/Press Reset to try again/);
+  await expect.poll(() => page.getByTestId('btn-step').isEnabled()).toBe(true);
+  expect(await page.getByTestId('event-list').getByTestId('event-row').count()).toBe(0);
+});
+
 test('a scenario picked before anything ran takes over the sandbox worker the page booted: one worker, only its own files, and it runs', async ({ page }) => {
   const sandboxWorkers = await countSandboxWorkers(page);
   // The default scenario's sandbox boots with the page; the switch comes while it may still be booting.

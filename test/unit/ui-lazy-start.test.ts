@@ -1,6 +1,6 @@
 /**
  * The harness loads on demand (src/ui/state/lazy-start.ts): the first screen paints without it and
- * fetches it at idle time. A Step clicked before it has arrived is not dropped: the header shows
+ * fetches it as the page starts. A Step clicked before it has arrived is not dropped: the header shows
  * "Loading the harness…" (the run's phase) while it loads, and the Step then pulls its event.
  */
 import { beforeAll, describe, expect, test } from 'vitest';

@@ -43,6 +43,11 @@ export type WorkerSandboxOptions = {
   files?: Record<string, string>;
   /** Extra environment for every command. */
   env?: Record<string, string>;
+  /**
+   * The modification time the initial files and directories start with (`../boot-view.ts`); the
+   * first worker only: one rebuilt after a restart starts from the mirror, whose times it never had.
+   */
+  mtimeMs?: number;
   spawn: () => WorkerLike;
   /** Abort through a shared flag. Default: when `SharedArrayBuffer` is usable (isolated page, Node). */
   sharedAbort?: boolean;
@@ -170,7 +175,8 @@ export async function createWorkerSandbox(opts: WorkerSandboxOptions): Promise<W
       if (!isReady) failStart(`it failed to load: ${why}`);
       else restart('crash', undefined, why);
     });
-    worker.post({ t: 'init', ...mirror.toInit(), ...(opts.env ? { env: opts.env } : {}) });
+    const stamp = restarts === 0 && opts.mtimeMs !== undefined ? { mtimeMs: opts.mtimeMs } : {};
+    worker.post({ t: 'init', ...mirror.toInit(), ...(opts.env ? { env: opts.env } : {}), ...stamp });
     return gen;
   }
 

@@ -72,8 +72,13 @@ export function serveSandbox(endpoint: HostEndpoint): void {
 
   async function init(msg: Extract<ToWorker, { t: 'init' }>): Promise<{ sb: Sandbox; collector: ChangeCollector }> {
     const started = Date.now();
-    const sb = await createJustBashSandbox({ files: msg.files, limits: WORKER_LIMITS, ...(msg.env ? { env: msg.env } : {}) });
-    for (const dir of msg.dirs) await sb.fs.mkdir(dir, { recursive: true });
+    const sb = await createJustBashSandbox({
+      files: msg.files,
+      dirs: msg.dirs,
+      limits: WORKER_LIMITS,
+      ...(msg.env ? { env: msg.env } : {}),
+      ...(msg.mtimeMs !== undefined ? { mtimeMs: msg.mtimeMs } : {}),
+    });
     const collector = new ChangeCollector(sb.fs);
     await collector.baseline('/');
     sb.fs.watch((e) => e.paths.forEach((p) => dirty.add(p)));

@@ -11,6 +11,8 @@ import type { FromWorker } from './protocol.ts';
 export type JustBashWorkerOptions = {
   files?: Record<string, string>;
   env?: Record<string, string>;
+  /** What the initial files' and directories' modification times read (`client.ts`). */
+  mtimeMs?: number;
 };
 
 export { canUseWorkers };

@@ -26,7 +26,8 @@ export type WireExecOptions = {
 export type WireError = { name: string; message: string; code?: string; path?: string };
 
 export type ToWorker =
-  | ({ t: 'init'; env?: Record<string, string> } & MirrorInit)
+  /** `mtimeMs`: what every start file and directory reads as its modification time (`boot-view.ts`). */
+  | ({ t: 'init'; env?: Record<string, string>; mtimeMs?: number } & MirrorInit)
   | {
       t: 'exec';
       id: number;

@@ -12,7 +12,7 @@
  */
 import './browser-globals.ts';
 import { Bash, InMemoryFs } from 'just-bash';
-import type { BashExecResult } from 'just-bash';
+import type { BashExecResult, IFileSystem } from 'just-bash';
 import { HOME_DIR, WORKDIR } from '../../harness/ports.ts';
 import type { ExecOptions, ExecResult, Sandbox } from '../../harness/ports.ts';
 import { resolvePath } from '../../harness/util/index.ts';
@@ -39,6 +39,14 @@ export type JustBashSandboxOptions = {
    * can, the timeout is the limit instead, as in a real shell.
    */
   limits?: { maxCommandCount?: number; maxLoopIterations?: number };
+  /** Directories to create besides (absolute, or relative to the workdir). */
+  dirs?: readonly string[];
+  /**
+   * The modification time every start file and directory under the project and home directories
+   * (those two included) reads, instead of the moment each was made: the page then knows what a
+   * `stat` will say before the sandbox is up (`../boot-view.ts`).
+   */
+  mtimeMs?: number;
 };
 
 /** Upper bound for one command when the caller gives no timeout (matches the Bash tool's max). */
@@ -47,6 +55,16 @@ export const MAX_EXEC_MS = 600_000;
 const BACKEND_MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 /** The message just-bash puts on stderr when its signal stops a command; we replace it with ours. */
 const BACKEND_STOP_LINE = /bash: [^\n]*(aborted|exceeded (its )?execution deadline[^\n]*)\n?$/;
+
+/** Sets the modification time of `roots` and everything under them. */
+async function stampTree(fs: IFileSystem, roots: readonly string[], mtime: Date): Promise<void> {
+  const pending = [...roots];
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    await fs.utimes(path, mtime, mtime);
+    if (!(await fs.stat(path)).isDirectory) continue;
+    for (const name of await fs.readdir(path)) pending.push(`${path}/${name}`);
+  }
+}
 
 export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): Promise<Sandbox> {
   const hub = new WatchHub();
@@ -73,6 +91,8 @@ export async function createJustBashSandbox(opts: JustBashSandboxOptions = {}): 
   });
   await fs.mkdir(WORKDIR, { recursive: true });
   await fs.mkdir(HOME_DIR, { recursive: true });
+  for (const dir of opts.dirs ?? []) await fs.mkdir(resolvePath(WORKDIR, dir), { recursive: true });
+  if (opts.mtimeMs !== undefined) await stampTree(fs, [WORKDIR, HOME_DIR], new Date(opts.mtimeMs));
   hub.clear();
   let disposed = false;
 
