@@ -56,6 +56,8 @@ export function bootJustBash(opts: { files?: Record<string, string> } = {}): { s
     capabilities: { preemptiveAbort: canUseWorkers() },
   });
   const reason = sandbox.ready.then(() => made).then(({ note }) => `${JUST_BASH_CHOSEN}${note ? `; ${note}` : ''}`);
+  // A caller that disposed the sandbox before it started may drop `reason`: its rejection is not unhandled.
+  reason.catch(() => {});
   return { sandbox, reason };
 }
 

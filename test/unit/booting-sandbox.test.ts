@@ -145,3 +145,19 @@ describe('booting sandbox: the real starts', () => {
     await sandbox.dispose();
   });
 });
+
+describe('booting sandbox: the page’s boot', () => {
+  it('a conversation reset while its sandbox starts: disposed as it arrives, and nothing rejects unheard', async () => {
+    const { bootScenarioSandbox } = await import('../../src/ui/state/run-sandbox.ts');
+    const { firstBuiltinDoc } = await import('../../src/scenarios/library/first.ts');
+    const { toRunnableScenario } = await import('../../src/scenarios/migrate.ts');
+    const scenario = toRunnableScenario(firstBuiltinDoc);
+    const booted = await bootScenarioSandbox(scenario, () => true);
+    // The scenario's files are there before it is up, read from what it starts with.
+    const [first] = Object.entries(scenario.files);
+    expect(await booted.sandbox.fs.readFile(`${WORKDIR}/${first![0]}`)).toBe(first![1]);
+    // Dropped, as `bootRunSandbox` drops a boot that is no longer current; vitest fails the file on an unhandled rejection.
+    await booted.sandbox.dispose();
+    await expect((booted.sandbox as unknown as { ready: Promise<unknown> }).ready).rejects.toThrow('disposed');
+  });
+});

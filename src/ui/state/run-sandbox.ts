@@ -80,6 +80,8 @@ export async function bootScenarioSandbox(scenario: Scenario, fromApp: () => boo
     const { sandbox, reason } = select.bootJustBash(files ? { files } : {});
     if (seed) noteBootSeed(sandbox, scenario.files);
     const up = reason.then((r): SandboxInfo => ({ kind: 'just-bash', reason: fromOutside ? outsideReason : r }));
+    // A conversation reset while it started disposes it and drops `up`: that rejection is expected.
+    up.catch(() => {});
     return { sandbox, info: { kind: 'just-bash', reason: 'just-bash is starting; reads of the scenario’s files are answered meanwhile' }, up };
   }
   const chosen = await select.chooseSandbox(scenario.settings.sandbox, {});
