@@ -267,7 +267,10 @@ export class SessionRecording implements RunSessionPort {
       return;
     }
     const id = created.value.id;
-    this.lock = await acquireSessionLock(id);
+    // The run's first event does not wait for the grant (a browser-process round trip, up to ~50 ms
+    // while a cold page loads): the lock is asked for now, before any other tab can know this id —
+    // the list broadcast that tells them waits for the grant — so Web Locks grant it here first.
+    const locking = acquireSessionLock(id);
     this.current = created.value;
     this.tracker = new SnapshotTracker();
     this.writer = this.newWriter(id);
@@ -276,7 +279,12 @@ export class SessionRecording implements RunSessionPort {
     const library = this.opts.findScenario(scenario.id);
     this.recordedWorkbench = library?.origin === 'builtin' ? workbenchKey({ scenario: library.scenario, origin: library.origin }) : null;
     this.storage?.setItem(LAST_SESSION_KEY, id);
-    this.broadcast({ type: 'list' });
+    void locking.then((lock) => {
+      // Ended (a reset, another session opened) before the grant: let it go.
+      if (this.current?.id !== id) return lock?.release();
+      this.lock = lock;
+      this.broadcast({ type: 'list' });
+    });
     void this.refresh();
   }
 
