@@ -160,4 +160,21 @@ describe('booting sandbox: the page’s boot', () => {
     await booted.sandbox.dispose();
     await expect((booted.sandbox as unknown as { ready: Promise<unknown> }).ready).rejects.toThrow('disposed');
   });
+
+  it("a built-in's files go in as it starts, unless a file sits where another needs a folder (the run seeds those, and says why)", async () => {
+    const { bootScenarioSandbox, seededAtBoot } = await import('../../src/ui/state/run-sandbox.ts');
+    const { firstBuiltinDoc } = await import('../../src/scenarios/library/first.ts');
+    const { toRunnableScenario } = await import('../../src/scenarios/migrate.ts');
+    const scenario = toRunnableScenario(firstBuiltinDoc);
+    const plain = await bootScenarioSandbox(scenario, () => true);
+    expect(seededAtBoot(plain.sandbox, scenario.files)).toBe(true);
+    const clashing = { ...scenario, files: { notes: 'a file', 'notes/today.md': 'under it' } };
+    const other = await bootScenarioSandbox(clashing, () => true);
+    expect(seededAtBoot(other.sandbox, clashing.files)).toBe(false);
+    expect(await other.sandbox.fs.stat(`${WORKDIR}/notes`)).toBeNull();
+    // From outside the app: nothing of the scenario goes in before the trust question.
+    const outside = await bootScenarioSandbox(scenario, () => false);
+    expect(seededAtBoot(outside.sandbox, scenario.files)).toBe(false);
+    for (const b of [plain, other, outside]) await b.sandbox.dispose();
+  });
 });

@@ -42,7 +42,8 @@ function noteBootSeed(sandbox: Sandbox, files: Readonly<Record<string, string>>)
 function seedsAtBoot(scenario: Scenario): boolean {
   const paths = Object.keys(scenario.files);
   if (paths.some((p) => p.startsWith('~/'))) return false;
-  return !paths.some((p) => paths.some((q) => q.startsWith(`${p}/`)));
+  const folders = new Set(paths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  return !paths.some((p) => folders.has(p));
 }
 
 /** For a sandbox that cannot take files as it starts (WebContainer): the same `seedFiles` the run would call, once it is up. */
