@@ -4,7 +4,7 @@
  * "Loading the harness…" (the run's phase) while it loads, and the Step then pulls its event.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startRunModule } from '../../src/ui/state/lazy-start.ts';
+import { loadedFromCache, startRunModule } from '../../src/ui/state/lazy-start.ts';
 import { stubLocalStorage } from '../helpers/local-storage.ts';
 import { memoryPageState } from '../helpers/page-state.ts';
 
@@ -28,5 +28,28 @@ describe('the harness loads on demand', () => {
     expect(ctl.phase).not.toBe('Loading the harness…');
     await next;
     expect(ctl.events).toHaveLength(2);
+  });
+});
+
+describe('when the harness is fetched: at once on a first visit, at idle when the page came from the HTTP cache', () => {
+  const entryUrl = new URL('../../src/ui/state/lazy-start.ts', import.meta.url).href;
+  const withEntry = (entry: Partial<PerformanceResourceTiming> | undefined, check: () => void) => {
+    const real = performance.getEntriesByName.bind(performance);
+    performance.getEntriesByName = ((name: string) => (name === entryUrl && entry ? [entry] : real(name))) as typeof performance.getEntriesByName;
+    try {
+      check();
+    } finally {
+      performance.getEntriesByName = real;
+    }
+  };
+
+  test('the page script’s Resource Timing entry says where it came from', () => {
+    // Fetched: headers and the whole body over the network.
+    withEntry({ transferSize: 331_817, encodedBodySize: 331_517 }, () => expect(loadedFromCache()).toBe(false));
+    // A cache hit moves nothing; a 304 moves headers only, and Chromium reports its body as 0.
+    withEntry({ transferSize: 0, encodedBodySize: 331_517 }, () => expect(loadedFromCache()).toBe(true));
+    withEntry({ transferSize: 300, encodedBodySize: 0 }, () => expect(loadedFromCache()).toBe(true));
+    // No entry (Node, a browser without the API): treated as a first visit.
+    withEntry(undefined, () => expect(loadedFromCache()).toBe(false));
   });
 });

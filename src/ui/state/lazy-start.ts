@@ -1,14 +1,23 @@
 /**
  * The page's `RunStarter` as the first screen carries it: `start-run.ts` (and with it the whole
- * harness) is fetched by `import()`, started as the run controller is made (`prefetchStartRun`,
- * while the entry still evaluates): the first screen paints without waiting for it, and its chunks
- * arrive and evaluate right after the first frame. Started at idle time instead (until round 18),
- * a Step clicked in the frame it was enabled waited ~110 ms for them; started here, ~65 ms, with
- * cold usable unchanged (12 alternated cold loads in a visitor's browser, 362 → 365 ms). A Step
- * clicked before it has arrived waits for it with "Loading the harness…" in the header (the run's
- * phase), never silently.
+ * harness) is fetched by `import()`, so the first screen paints without it. When it starts
+ * (`prefetchStartRun`, from the run controller's constructor) depends on where this page's own
+ * script came from:
+ * - from the network (a first visit): at once, while the entry still evaluates. The chunks' fetch
+ *   is what takes long then. Started at idle instead (until round 18), a Step clicked in the frame
+ *   it was enabled waited ~110 ms for them; started here, ~65 ms (visitor's browser, 16 alternated
+ *   cold loads: first Step 191 → 128 ms). The price: on a quiet machine they can arrive before the
+ *   first frame and evaluate ahead of it — cold usable 330 → 373 ms in that run (+5 and −4 ms in
+ *   noisier ones), well inside the 1 s target.
+ * - from the HTTP cache (a reload, a return): at idle after the first paint, as before. Cached, the
+ *   chunks arrive at once and would evaluate before the first frame: started at once, a reload's
+ *   usable went 137 → 155 ms (12 alternated reloads; 134 with this rule), for a Step that finds
+ *   them ready anyway.
+ * A Step clicked before it has arrived waits for it with "Loading the harness…" in the header (the
+ * run's phase), never silently.
  */
 import type { RunStarter } from './run-starter.ts';
+import { whenIdle } from '../lib/idle.ts';
 
 type StartRunModule = typeof import('./start-run.ts');
 
@@ -20,12 +29,27 @@ export function startRunModule(): Promise<StartRunModule> {
   return (loading ??= import('./start-run.ts').then((m) => (loaded = m)));
 }
 
-/** Starts fetching the starter now (idempotent); a failed fetch is reported by the Step that needs it. */
+/**
+ * Whether this page's script came from the HTTP cache: its Resource Timing entry did not move its
+ * body over the network (a cache hit moves 0 bytes; a 304 only headers, and Chromium reports its
+ * body as 0). False where that cannot be told (no entry: Node, a browser without the API).
+ */
+export function loadedFromCache(): boolean {
+  const entry = globalThis.performance?.getEntriesByName?.(import.meta.url)[0] as PerformanceResourceTiming | undefined;
+  if (entry === undefined) return false;
+  const bodyOverNetwork = entry.encodedBodySize > 0 && entry.transferSize > entry.encodedBodySize;
+  return !bodyOverNetwork;
+}
+
+/** Starts fetching the starter (idempotent; see above for when); a failed fetch is reported by the Step that needs it. */
 export function prefetchStartRun(): void {
-  startRunModule().catch(() => {
-    // Fetched again at the Step, which says what went wrong.
-    loading = null;
-  });
+  const start = () =>
+    void startRunModule().catch(() => {
+      // Fetched again at the Step, which says what went wrong.
+      loading = null;
+    });
+  if (loadedFromCache()) whenIdle(start, 500);
+  else start();
 }
 
 export const lazyScenarioRun: RunStarter = async (host, run, opts) => {
