@@ -18,7 +18,7 @@
  */
 import { HOME_DIR, SandboxFsError, WORKDIR } from '../harness/ports.ts';
 import type { DirEntry, FileStat } from '../harness/ports.ts';
-import { normalizePath, resolvePath } from '../harness/util/index.ts';
+import { resolvePath } from '../harness/util/index.ts';
 import { describeFsError } from './fs-errors.ts';
 
 /**
@@ -109,10 +109,10 @@ export class BootView {
     }
   }
 
-  /** 'inside' the project or home, 'absent' where just-bash has nothing, else 'unknown'. */
+  /** For a resolved (normalized) path: 'inside' the project or home, 'absent' where just-bash has nothing, else 'unknown'. */
   private region(path: string): 'inside' | 'absent' | 'unknown' {
     if (inRoot(path)) return 'inside';
-    const parts = normalizePath(path).split('/').filter(Boolean);
+    const parts = path.split('/').filter(Boolean);
     if (parts.length === 0) return 'unknown';
     if (!JUST_BASH_ROOT_DIRS.includes(parts[0]!)) return 'absent';
     if (parts[0] !== 'home' || parts.length === 1) return 'unknown';

@@ -14,7 +14,7 @@
 import { SandboxFsError, WORKDIR } from '../harness/ports.ts';
 import type { ExecOptions, ExecResult, Sandbox, SandboxCapabilities, SandboxFs } from '../harness/ports.ts';
 import type { BootView } from './boot-view.ts';
-import { finishExec } from './exec-output.ts';
+import { finishExec, stopNotice } from './exec-output.ts';
 import { shellGit } from './git-port.ts';
 
 export type BootingSandbox = Sandbox & {
@@ -93,10 +93,24 @@ export function bootingSandbox(opts: BootingSandboxOptions): BootingSandbox {
   function exec(command: string, o: ExecOptions = {}): Promise<ExecResult> {
     if (up && !disposed) return up.exec(command, o);
     diverged = true;
-    return started(WORKDIR).then(
-      (sb) => sb.exec(command, o),
-      (err: unknown) => finishExec({ stdout: '', stderr: `${message(err)}\n`, exitCode: 126 }, o, true),
-    );
+    const aborted = () => finishExec({ stdout: '', stderr: stopNotice('abort'), exitCode: 130, aborted: true }, o, true);
+    if (o.signal?.aborted) return Promise.resolve(aborted());
+    // Stop while it waits for the sandbox ends it now (a worker that hangs takes its start timeout,
+    // 30 s, to fail), and the command never runs.
+    return new Promise<ExecResult>((resolve) => {
+      const onAbort = () => resolve(aborted());
+      o.signal?.addEventListener('abort', onAbort, { once: true });
+      started(WORKDIR).then(
+        (sb) => {
+          o.signal?.removeEventListener('abort', onAbort);
+          if (!o.signal?.aborted) resolve(sb.exec(command, o));
+        },
+        (err: unknown) => {
+          o.signal?.removeEventListener('abort', onAbort);
+          resolve(finishExec({ stdout: '', stderr: `${message(err)}\n`, exitCode: 126 }, o, true));
+        },
+      );
+    });
   }
 
   const fs: SandboxFs = {

@@ -92,6 +92,21 @@ describe('booting sandbox: while it starts', () => {
     await sb.dispose();
   });
 
+  it('Stop while a command waits for the sandbox ends it at once (130), and the command never runs', async () => {
+    const held = heldStart();
+    const sb = bootingSandbox({ start: held.start, view: new BootView(FILES, [], MTIME) });
+    const stop = new AbortController();
+    const waiting = sb.exec('echo ran > ran.txt', { signal: stop.signal });
+    expect(await settled(waiting)).toBe('pending');
+    stop.abort();
+    // Answered without the sandbox having started.
+    expect(await waiting).toMatchObject({ exitCode: 130, aborted: true });
+    held.release();
+    await sb.ready;
+    expect(await sb.fs.stat('ran.txt')).toBeNull();
+    await sb.dispose();
+  });
+
   it('says the sandbox did not start, in every call, when it cannot', async () => {
     const held = heldStart();
     const sb = bootingSandbox({ start: held.start, view: new BootView(FILES, [], MTIME) });
