@@ -30,6 +30,8 @@ export const ISOLATED = [
   'test/unit/sandbox-select.test.ts',
   // Asserts a module's state before its first use (the built-ins before load()).
   'test/unit/builtins-lazy.test.ts',
+  // Takes fresh module graphs (vi.resetModules) in which the document engines have not loaded, and mocks re2js's load failing.
+  'test/unit/document-engines.test.ts',
 ];
 
 export default defineConfig({
@@ -42,6 +44,8 @@ export default defineConfig({
     env: { HARNESS_PLAYGROUND_CONFIG_DIR: join(tmpdir(), `hp-test-sessions-${process.pid}`) },
     // The CLI bundle the runner tests spawn, built once per run (only when the sources changed).
     globalSetup: ['test/helpers/build-cli-once.ts'],
+    // yaml and RE2 load on demand (`harness/util/engines.ts`): loaded before each file, as the entry points do.
+    setupFiles: ['test/helpers/document-engines.ts'],
     // Vitest's default is one worker per core minus one: on the 2-core CI machine that is a single
     // worker, and half of a file's time is module loading, which overlaps well. Two workers took the
     // suite from 271 s to 194 s there; on larger machines use every core.

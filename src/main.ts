@@ -4,6 +4,7 @@ import './sandbox/justbash-worker/early-worker.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { teammateLinkOf } from './ui/team/teammate-link.ts';
+import { loadDocumentEngines } from './harness/util/index.ts';
 import './ui/theme.css';
 
 // User Timing marks the first-screen bench reads: every module of the entry has run by here.
@@ -24,6 +25,15 @@ if (teammate) {
     removeShell();
     return mount(TeammateApp, { target, props: { link: teammate } });
   });
+} else if (location.hash.startsWith('#s=')) {
+  // A share link's scenario is validated as the page is built, and its tier patterns are checked
+  // with RE2: the engines (loaded on demand, `harness/util/engines.ts`) come first. A failed load
+  // leaves the link unopened with a message (`ScenarioLibrary.fromHash`).
+  const mountApp = () => {
+    removeShell();
+    return mount(App, { target });
+  };
+  app = loadDocumentEngines().then(mountApp, mountApp);
 } else {
   removeShell();
   app = mount(App, { target });

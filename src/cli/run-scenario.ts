@@ -19,7 +19,7 @@ import type { Out } from './output.ts';
 import type { Sandbox } from '../harness/ports.ts';
 import { UsageError } from './usage-error.ts';
 import { contextOverlay } from './context-flags.ts';
-import { library, runOptions } from './engine.ts';
+import { engines, library, runOptions } from './engine.ts';
 import { conversation, loadScenario, loadSteers, plans, readStdin, type Conversation } from './plans.ts';
 import { runAllLessons, runOne, startSandbox, StoppedBeforeRun } from './run-one.ts';
 
@@ -27,7 +27,7 @@ import { runAllLessons, runOne, startSandbox, StoppedBeforeRun } from './run-one
 export async function main(argv: readonly string[], out: Out): Promise<number> {
   // `golden <scenario>`: re-run its golden cases (see golden.ts).
   if (argv[0] === 'golden') {
-    const { goldenMain } = await import('./golden.ts');
+    const [{ goldenMain }] = await Promise.all([import('./golden.ts'), engines()]);
     return goldenMain(argv.slice(1), out, loadScenario).catch((e: unknown) => {
       if (!(e instanceof UsageError)) throw e;
       out.stderr(`harness-playground: ${e.message}\n`);
@@ -62,6 +62,8 @@ export async function main(argv: readonly string[], out: Out): Promise<number> {
   };
   try {
     if (args.dir && args.verbose) out.stderr(`· reading the folder ${args.dir}\n`);
+    // Scenarios, settings and rules are validated with yaml and RE2: loaded before any of them is read.
+    await engines();
     const list = await plans(args);
     const steers = args.steerFile ? await loadSteers(args.steerFile) : [];
     const { cliRules, loadPriceTable, parseStreamJsonInput } = await runOptions();

@@ -5,6 +5,7 @@
  *
  * Its options and result are in `prepare-options.ts`, the seeding of files in `seed-files.ts`.
  */
+import { loadDocumentEngines } from '../harness/util/index.ts';
 import type { LoopDeps, LoopInput } from '../harness/index.ts';
 import { realClock, randomIds } from '../harness/clock.ts';
 import { FileState } from '../harness/tools/index.ts';
@@ -60,6 +61,8 @@ export class ScenarioModelMissingError extends Error {}
 
 export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   const { scenario, sandbox } = opts;
+  // Settings files, tier patterns and hook matchers are read with yaml and RE2 (loaded on demand, `engines.ts`).
+  await loadDocumentEngines();
   const clock = opts.clock ?? realClock;
   const history = opts.history ?? [];
   if (history.length === 0 && !opts.afterClear) {

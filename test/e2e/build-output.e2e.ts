@@ -42,6 +42,13 @@ describe.skipIf(externalBaseUrl(process.env) !== null || !existsSync(join(dist, 
     expect(text.includes('malformed event'), `${entry.files.join(', ')} carry jsonl.ts`).toBe(false);
   });
 
+  // RE2 and yaml load on demand (`harness/util/engines.ts`, issue 23 §4): a share link, a panel, the
+  // trust gate and a run await them; the first screen paints and runs the default scenario without them.
+  it('the first screen does not carry RE2 or yaml', () => {
+    const entry = entryClosure(dist);
+    expect(entry.heavy.filter((h) => h === 're2js' || h === 'yaml'), entry.files.join(', ')).toEqual([]);
+  });
+
   // A module worker finds its script's static imports only once it has compiled it: each is a request
   // after that, before the worker can answer (`inline-runtime.ts` copies the bundler's runtime in).
   it('the sandbox worker’s script imports nothing statically: one request before it can answer', () => {

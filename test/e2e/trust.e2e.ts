@@ -1,4 +1,4 @@
-import { expect, test } from './browser.ts';
+import { allowConsoleErrors, expect, test } from './browser.ts';
 import { openTab, rows, rowTypes, runStatus, selectScenario, showFiles, waitForStatus } from './app.ts';
 import { fileEntry, hookedScenario, linkPath, openAt, toolCalls } from './safety-fixtures.ts';
 
@@ -170,4 +170,28 @@ test('a trusted JS hook runs in a Worker and its decision shows in the timeline 
   expect(await row.textContent()).toContain('no-ls');
   await row.click();
   expect(await page.getByTestId('hook-stderr').textContent()).toContain('checked ls');
+});
+
+// RE2 and yaml load on demand (`harness/util/engines.ts`): a link's scenario is validated with them before it opens.
+test('a link whose rule parsers cannot load: the page says so and what to do, opens nothing of the link and runs nothing; the reload it asks for opens it', async ({ page }) => {
+  await page.route(/\/assets\/re2js-[\w-]+\.js$/, (route) => route.abort());
+  allowConsoleErrors(page, /re2js-|Failed to load resource|dynamically imported module|ERR_FAILED/i);
+  await openAt(page, linkPath(hookedScenario()));
+  await expect
+    .poll(async () => (await page.getByTestId('load-error').textContent().catch(() => '')) ?? '')
+    .toMatch(/This share link could not be opened: the page could not load its settings and rule parsers\. Check the connection and reload the page\./);
+  expect(await page.getByTestId('scenario-picker').inputValue()).not.toBe('hooked-link');
+  expect(await page.getByTestId('trust-dialog').isVisible()).toBe(false);
+  // The default scenario is the page's; its run needs the same parsers: nothing starts, and the notice says why and what to do.
+  await page.getByTestId('btn-run').click();
+  await expect
+    .poll(async () => (await page.getByTestId('notice').textContent().catch(() => '')) ?? '')
+    .toMatch(/^Nothing ran: Could not load the settings and rule parsers \(.+re2js-.+\)\. Check the connection and reload the page\.$/);
+  expect(await page.getByTestId('btn-run').isEnabled()).toBe(true);
+  expect(await rows(page).count()).toBe(0);
+  // With the connection back, the reload opens the link: its trust question first.
+  await page.unroute(/\/assets\/re2js-[\w-]+\.js$/);
+  await page.reload();
+  await page.getByTestId('trust-dialog').waitFor();
+  expect(await page.getByTestId('scenario-picker').inputValue()).toBe('hooked-link');
 });

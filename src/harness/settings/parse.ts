@@ -3,8 +3,11 @@
  * column and say what is wrong. One parser (`yaml`, which reads JSON too) gives source positions
  * for both formats; each schema problem is mapped back to the node it is about. A bad file is
  * reported, never silently dropped (Claude Code drops it).
+ *
+ * yaml (and RE2, for the tier patterns the schema checks) load on demand: callers await
+ * `loadDocumentEngines()` (`util/engines.ts`) first; before that this throws `EngineNotLoadedError`.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { z } from 'zod';
 import { formatZodIssues } from '../tools/run-tool.ts';
 import { findJsonProblem } from './json-check.ts';
@@ -12,6 +15,7 @@ import { settingsSchema, type Settings } from './schema.ts';
 import { settingsWarnings, type SettingsWarningAt } from './warnings.ts';
 import { leniently } from './lenient.ts';
 import { denyEverything, failClosed, restrictionsOnly } from './fail-closed.ts';
+import { yamlEngine } from '../util/engines.ts';
 
 export type SettingsError = { line: number; column: number; message: string };
 
@@ -30,6 +34,7 @@ type Located = { node: Node | null; keyNode: Node | null };
 
 /** The deepest node along `path` (a missing key points at its parent). */
 function locate(doc: Document, path: readonly PropertyKey[]): Located {
+  const { isMap, isScalar, isSeq } = yamlEngine();
   let node: Node | null = (doc.contents as Node | null) ?? null;
   let keyNode: Node | null = null;
   for (const key of path) {
@@ -61,6 +66,7 @@ function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
 }
 
 export function parseSettings(text: string, format: 'json' | 'yaml'): ParsedSettings {
+  const { isMap, isScalar, LineCounter, parseDocument } = yamlEngine();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (format === 'json' && text.trim() !== '') {

@@ -8,8 +8,12 @@
  * The price is RE2's syntax: no backreferences (`\1`) and no lookaround (`(?=…)`, `(?<!…)`).
  * Those are exactly the features that make matching super-linear, so a pattern using them is
  * refused with an error that says so, at parse time, instead of being run.
+ *
+ * RE2JS is loaded on demand (`engines.ts`): before `loadDocumentEngines()` settles,
+ * `compileSafeRegex` throws `EngineNotLoadedError` rather than report a pattern as invalid (a
+ * deny rule that "does not compile" would never match: fail open).
  */
-import { RE2JS } from 're2js';
+import { re2Engine } from './engines.ts';
 
 /** A compiled pattern: `test` searches (like `RegExp.prototype.test`), in linear time. */
 export type SafeRegex = {
@@ -25,7 +29,10 @@ export type SafeRegexOptions = { ignoreCase?: boolean; dotAll?: boolean };
 
 const cache = new Map<string, SafeRegexResult>();
 
-/** Compile `pattern` for linear-time matching, or say why it cannot be (never throws). Cached. */
+/**
+ * Compile `pattern` for linear-time matching, or say why it cannot be. Cached. Throws only
+ * `EngineNotLoadedError` (the engine has not been loaded: a missing await, see above).
+ */
 export function compileSafeRegex(pattern: string, opts: SafeRegexOptions = {}): SafeRegexResult {
   const key = `${opts.ignoreCase ? 'i' : ''}${opts.dotAll ? 's' : ''}/${pattern}`;
   const hit = cache.get(key);
@@ -37,6 +44,7 @@ export function compileSafeRegex(pattern: string, opts: SafeRegexOptions = {}): 
 }
 
 function compile(pattern: string, opts: SafeRegexOptions): SafeRegexResult {
+  const RE2JS = re2Engine();
   let flags = 0;
   if (opts.ignoreCase) flags |= RE2JS.CASE_INSENSITIVE;
   if (opts.dotAll) flags |= RE2JS.DOTALL;

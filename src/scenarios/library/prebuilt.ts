@@ -10,7 +10,8 @@
  *   script time on every page load.
  * A broken built-in fails the build (`migrateBuiltin` throws), as it fails the tests.
  *
- * In `vite dev` and in Vitest the modules re-export the values computed at run time instead
+ * In `vite dev` and in Vitest the modules re-export the values computed at run time instead (once
+ * the document engines have loaded)
  * (lesson edits show up without restarting a server, and tests go through the real path);
  * `test/unit/prebuilt-builtins.test.ts` checks the two agree.
  */
@@ -28,21 +29,30 @@ let loaded: Promise<Library> | null = null;
 /**
  * `library/index.ts`, loaded through Vite's module runner (TypeScript, JSON imports) only when a
  * build asks for a module: never when a config that lists the plugin loads (`vite preview`, Vitest).
+ * Through `after-engines.ts`: the runner's module graph needs its own document engines.
  */
 function library(): Promise<Library> {
-  return (loaded ??= import('vite').then(({ runnerImport }) => runnerImport<Library>(fileURLToPath(new URL('./index.ts', import.meta.url)), { configFile: false, logLevel: 'warn' })).then((r) => r.module));
+  return (loaded ??= import('vite')
+    .then(({ runnerImport }) => runnerImport<{ library: Library }>(fileURLToPath(new URL('./after-engines.ts', import.meta.url)), { configFile: false, logLevel: 'warn' }))
+    .then((r) => r.module.library));
 }
+
+/**
+ * Outside a build the documents are validated as the module loads, tier patterns with RE2: the
+ * document engines (loaded on demand, `harness/util/engines.ts`) are awaited before the import.
+ */
+const enginesFirst = `await (await import(${path('../../harness/util/index.ts')})).loadDocumentEngines();\n`;
 
 /** `virtual:first-builtin`'s code: the library's first document, precomputed in a build. */
 export async function prebuiltFirstModule(build: boolean): Promise<string> {
   if (build) return `export const firstDoc = JSON.parse(${JSON.stringify(JSON.stringify((await library()).builtinDocs[0]))});\n`;
-  return `export { firstBuiltinDoc as firstDoc } from ${path('./first.ts')};\n`;
+  return `${enginesFirst}export const { firstBuiltinDoc: firstDoc } = await import(${path('./first.ts')});\n`;
 }
 
 /** `virtual:builtin-library`'s code: every built-in document, precomputed in a build. */
 export async function prebuiltLibraryModule(build: boolean): Promise<string> {
   if (build) return `export const builtinDocs = JSON.parse(${JSON.stringify(JSON.stringify((await library()).builtinDocs))});\n`;
-  return `export { builtinDocs } from ${path('./index.ts')};\n`;
+  return `${enginesFirst}export const { builtinDocs } = await import(${path('./index.ts')});\n`;
 }
 
 /** The Vite plugin that serves both modules. */

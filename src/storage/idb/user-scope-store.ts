@@ -6,9 +6,13 @@ import type { IDBPDatabase } from 'idb';
 import { rawText, type Quarantine } from '../quarantine.ts';
 import { damagedUserScope, type StoredUserScope, type UserScopeRead, type UserScopeStore } from '../user-scope.ts';
 import { USER_SCOPE, reusableConnection, type OpenOptions } from './db.ts';
+import { loadDocumentEngines } from '../../harness/util/index.ts';
 
-/** The schema check, loaded on the first read or write: it brings zod, yaml and re2js, which the first paint does not need. */
-const loadParse = () => import('../user-scope-schema.ts').then((m) => m.parseUserScope);
+/**
+ * The schema check, loaded on the first read or write, with the engines its tier patterns are
+ * checked by (`harness/util/engines.ts`): the first paint needs none of them.
+ */
+const loadParse = () => Promise.all([import('../user-scope-schema.ts'), loadDocumentEngines()]).then(([m]) => m.parseUserScope);
 
 export type IdbUserScopeStoreOptions = Omit<OpenOptions, 'onClose'> & { quarantine?: Quarantine };
 

@@ -18,6 +18,7 @@
  */
 import type { RunStarter } from './run-starter.ts';
 import { whenIdle } from '../lib/idle.ts';
+import { documentEnginesLoaded, loadDocumentEngines } from '../../harness/util/index.ts';
 
 type StartRunModule = typeof import('./start-run.ts');
 
@@ -41,19 +42,37 @@ export function loadedFromCache(): boolean {
   return !bodyOverNetwork;
 }
 
-/** Starts fetching the starter (idempotent; see above for when); a failed fetch is reported by the Step that needs it. */
+/**
+ * Starts fetching the starter (idempotent; see above for when), and with it the document engines
+ * (yaml, RE2: `prepareRun` awaits them, and so do the panels and the trust gate); a failed fetch is
+ * reported by the Step (or the panel) that needs it.
+ */
 export function prefetchStartRun(): void {
-  const start = () =>
+  const start = () => {
     void startRunModule().catch(() => {
       // Fetched again at the Step, which says what went wrong.
       loading = null;
     });
+    void loadDocumentEngines().catch(() => {});
+  };
   if (loadedFromCache()) whenIdle(start, 500);
   else start();
 }
 
+/**
+ * Starts a run once the harness and the document engines are here. If either cannot be fetched,
+ * nothing has started and the notice says what happened (a reload is what fetches again: the
+ * browser keeps a failed import's failure).
+ */
 export const lazyScenarioRun: RunStarter = async (host, run, opts) => {
-  if (!loaded) run.phase = 'Loading the harness…';
-  const { startScenarioRun } = await startRunModule();
+  if (!loaded || !documentEnginesLoaded()) run.phase = 'Loading the harness…';
+  let startScenarioRun: StartRunModule['startScenarioRun'];
+  try {
+    [{ startScenarioRun }] = await Promise.all([startRunModule(), loadDocumentEngines()]);
+  } catch (e) {
+    loading = loaded ? loading : null;
+    run.notice = `Nothing ran: ${e instanceof Error ? e.message : String(e)}`;
+    return false;
+  }
   return startScenarioRun(host, run, opts);
 };

@@ -8,6 +8,7 @@ import { fromV0, migrateScenario, toRunnableScenario, toRunnableScenarioValidate
 import type { Scenario } from '../../scenarios/schema.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import type { ScenarioOrigin } from './trust-gate.svelte.ts';
+import { documentEnginesLoaded } from '../../harness/util/index.ts';
 
 /**
  * What a built-in runs (`toRunnableScenario(v1, 0)`, a fresh deep copy each call), without the v0
@@ -83,9 +84,20 @@ export class ScenarioLibrary {
     return entry;
   }
 
-  /** `location.hash` → the scenario of a `#s=` link, or null (no link, or an error in `loadError`). */
+  /** Sets `loadError` (what could not be opened, and what to do); returns null for the caller to return. */
+  failed(message: string): null {
+    this.loadError = message;
+    return null;
+  }
+
+  /**
+   * `location.hash` → the scenario of a `#s=` link, or null (no link, or an error in `loadError`).
+   * Await `loadDocumentEngines()` first (`harness/util/engines.ts`): the link's tier patterns are
+   * checked with RE2.
+   */
   fromHash(hash: string): LibraryEntry | null {
     if (!hash.startsWith('#s=')) return null;
+    if (!documentEnginesLoaded()) return this.failed('This share link could not be opened: the page could not load its settings and rule parsers. Check the connection and reload the page.');
     const r = decodeScenarioLinkV1(hash);
     if (!r.ok) {
       this.loadError = `This share link could not be opened. ${r.error}`;
@@ -95,8 +107,9 @@ export class ScenarioLibrary {
     return this.add(r.scenario, 'link');
   }
 
-  /** The text of an imported file → its scenario, or null (error in `loadError`). */
+  /** The text of an imported file → its scenario, or null (error in `loadError`). Await `loadDocumentEngines()` first, as for {@link fromHash}. */
   fromFileText(text: string, fileName: string): LibraryEntry | null {
+    if (!documentEnginesLoaded()) return this.failed(`${fileName} could not be read: the page could not load its settings and rule parsers. Check the connection and try again.`);
     if (text.length > MAX_IMPORT_BYTES) {
       this.loadError = `${fileName} is too large for a scenario (over 2 MB).`;
       return null;

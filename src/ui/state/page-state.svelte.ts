@@ -16,6 +16,7 @@
  * with the scenario) and `start()` on mount; a unit test builds it with in-memory stores.
  */
 import { untrack } from 'svelte';
+import { documentEnginesLoaded, loadDocumentEngines } from '../../harness/util/index.ts';
 import type { TrustStore } from '../../harness/ports.ts';
 import type { SessionStore } from '../../harness/ports.ts';
 import { nowTryVariant, type CourseLesson } from '../../scenarios/course-lessons.ts';
@@ -169,6 +170,8 @@ export class PageState {
     await this.loadLibrary();
     const link = parseLessonHash(location.hash);
     if (link) return void this.openLesson(link);
+    // A share link's tier patterns are checked with RE2 (loaded on demand); a failed load is the library's loadError.
+    if (location.hash.startsWith('#s=')) await loadDocumentEngines().catch(() => {});
     const entry = this.library.fromHash(location.hash);
     if (entry) void this.load(entry);
   }
@@ -190,7 +193,10 @@ export class PageState {
   /** "Run it with this change": the lesson with its one change, loaded as a scenario of its own and run. */
   nowTry(doc: CourseLesson): void {
     const v1 = nowTryVariant(doc);
-    void this.load({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 })?.then(() => this.ctl.run());
+    const go = () => void this.load({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 })?.then(() => this.ctl.run());
+    // Its scenario is validated (tier patterns with RE2): at once when the engines are there, as they are by any click.
+    if (documentEnginesLoaded()) go();
+    else void loadDocumentEngines().then(go, (e: unknown) => this.library.failed(`The lesson's change could not be loaded: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /**

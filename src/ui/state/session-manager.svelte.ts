@@ -13,6 +13,7 @@
  * Built after the controller (`page-state.svelte.ts`); the list, the current session and the
  * banner's state are the recording's, read through the getters below.
  */
+import { loadDocumentEngines } from '../../harness/util/index.ts';
 import { emptyContextState } from '../../harness/context/index.ts';
 import type { SessionInfo, SessionStoreError } from '../../harness/ports.ts';
 import { SnapshotTracker, replaySession, restoreSnapshot, snapshotAt, traceEventsOf, type SessionLogEvent } from '../../harness/session/index.ts';
@@ -138,7 +139,8 @@ export class SessionManager {
   async open(id: string, mode: 'resume' | 'fork' = 'resume'): Promise<boolean> {
     this.working = true;
     try {
-      await this.flush();
+      // The log's workbench (a scenario: tier patterns, settings) is validated with yaml and RE2, loaded on demand.
+      await Promise.all([this.flush(), loadDocumentEngines()]);
       const [info, log] = await Promise.all([this.store.get(id), this.store.load(id)]);
       if (!info.ok) return this.fail(info.error), false;
       if (!log.ok) return this.fail(log.error), false;

@@ -3,6 +3,7 @@
  * API key), and an import stores the file as a new session or names the line that is wrong —
  * a half-imported session is deleted again, so nothing is left behind.
  */
+import { loadDocumentEngines } from '../../harness/util/index.ts';
 import type { SessionInfo, SessionStore } from '../../harness/ports.ts';
 import { exportSessionJsonl, importSessionJsonl } from '../../harness/session/index.ts';
 import { asImportedLog, type Workbench } from '../sessions/workbench-record.ts';
@@ -29,6 +30,8 @@ export async function exportSession(store: SessionStore, id: string, secrets: st
  * import) when the file brings none. A file that would import but could not be opened is refused here.
  */
 export async function importSession(store: SessionStore, text: string, fileName: string, current: Workbench): Promise<Transfer<SessionInfo>> {
+  // Its workbench records (scenarios) are validated with yaml and RE2, loaded on demand.
+  await loadDocumentEngines();
   const parsed = importSessionJsonl(text);
   if (!parsed.ok) return { ok: false, error: parsed.line && !parsed.error.startsWith(`Line ${parsed.line}`) ? `Line ${parsed.line}: ${parsed.error}` : parsed.error };
   if (parsed.events.length === 0) return { ok: false, error: `${fileName} holds no session records.` };

@@ -15,6 +15,7 @@ import type { TrustStore } from '../../harness/ports.ts';
 import { carriersAct, documentKey, type DocumentCarriers } from '../../harness/trust/index.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { scenarioCarriers } from '../../scenarios/actionable.ts';
+import { loadDocumentEngines } from '../../harness/util/index.ts';
 
 /** Where the scenario came from: only `builtin` ships with the app. */
 export type ScenarioOrigin = 'builtin' | 'link' | 'import';
@@ -81,8 +82,18 @@ export class TrustGate {
       // No hash (no WebCrypto): ask every time, never assume trust.
       key = '';
     }
+    // The carriers are read by parsing the document's settings files (yaml, RE2: loaded on demand).
+    // If they cannot load, nothing in the document acts (declined); "Trust…" tries again.
+    const engines = await loadDocumentEngines().then(
+      () => true,
+      () => false,
+    );
     if (epoch !== this.epoch) return;
     this.documentHash = key;
+    if (!engines) {
+      this.status = 'declined';
+      return;
+    }
     const carriers = scenarioCarriers(scenario);
     if (!carriersAct(carriers)) {
       this.status = 'inert';
@@ -108,6 +119,7 @@ export class TrustGate {
   /** Open the dialog again for a declined scenario (to trust it after all). */
   async reconsider(scenario: Scenario): Promise<void> {
     if (this.status !== 'declined') return;
+    if (!(await loadDocumentEngines().then(() => true, () => false))) return;
     const carriers = scenarioCarriers(scenario);
     const key = await documentKey(this.document ?? scenario).catch(() => '');
     this.question = { carriers, key, label: scenario.title, origin: this.origin };
