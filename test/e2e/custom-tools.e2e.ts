@@ -58,7 +58,7 @@ test('a tool defined in the editor is offered to the model, called, and its resu
 
 test('golden cases: keep a call, pass, edit the tool, see the result diff', async ({ page }) => {
   await openTools(page, 'custom-tool');
-  expect(await page.getByTestId('golden-empty').count()).toBe(1);
+  await page.getByTestId('golden-empty').waitFor();
   await page.getByTestId('btn-run').click();
   await waitForStatus(page, 'done');
   await page.getByTestId('btn-keep-golden').click();
@@ -83,7 +83,8 @@ for (const scheme of ['light', 'dark'] as const) {
   test(`the hook-regression lesson's golden case fails with a decision diff; axe-clean (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await openTools(page, 'golden-hook-regression');
-    expect(await page.getByTestId('golden-case').count()).toBe(2);
+    // The golden cases' section loads when the tab is first shown (ToolsPanel): wait for it, not for a guess.
+    await expect.poll(() => page.getByTestId('golden-case').count()).toBe(2);
     await page.getByTestId('btn-run-golden').click();
     const rm = page.locator('[data-testid="golden-case"][data-case="rm-denied"]');
     await expect.poll(() => rm.getAttribute('data-result'), { timeout: 30_000 }).toBe('fail');

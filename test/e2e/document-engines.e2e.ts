@@ -1,0 +1,48 @@
+/**
+ * RE2 and yaml load on demand (`src/harness/util/engines.ts`): the first screen does not carry them,
+ * and their users are synchronous. Here both chunks are held back by the server while a person does
+ * the first things the page offers — Step, the panels, Copy link — so anything that reached for them
+ * before they arrived would throw (`EngineNotLoadedError`, a page error this suite fails on). Each
+ * action waits instead, saying so, and completes once they arrive.
+ */
+import { expect, expectNoConsoleErrors, test } from './browser.ts';
+import { openApp, rows } from './app.ts';
+
+const ENGINE_CHUNK = /\/assets\/(re2js|yaml)-[\w-]+\.js$/;
+
+test('before RE2 and yaml have arrived, Step, the panels and Copy link wait for them, and each completes when they do', async ({ page }) => {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const held: string[] = [];
+  await page.route(ENGINE_CHUNK, async (route) => {
+    held.push(new URL(route.request().url()).pathname);
+    await released;
+    await route.continue();
+  });
+  await openApp(page);
+  await expect.poll(() => page.getByTestId('btn-step').isEnabled()).toBe(true);
+  // The page asked for both at once (a first visit prefetches them with the harness).
+  await expect.poll(() => held.length).toBe(2);
+
+  // Step: the header says what it waits for; nothing has run.
+  await page.getByTestId('btn-step').click();
+  await expect.poll(() => page.getByTestId('run-status').locator('..').textContent()).toContain('Loading the harness…');
+  expect(await rows(page).count()).toBe(0);
+
+  // Copy link (its link is the scenario, validated): waits too.
+  await page.getByTestId('btn-copy-link').click();
+  expect(await page.getByTestId('copy-link-result').count()).toBe(0);
+
+  // A panel that reads settings as it renders (Settings: the settings editor) shows "Loading…".
+  await page.getByTestId('ws-build').click();
+  await page.getByTestId('tab-settings').click();
+  await page.locator('#tabpanel-settings [data-testid="panel-loading"]').waitFor();
+
+  release();
+  await expect.poll(() => rows(page).count()).toBe(1);
+  await expect.poll(() => page.locator('#tabpanel-settings [data-testid="panel-loading"]').count()).toBe(0);
+  await expect.poll(() => page.locator('#tabpanel-settings').getByTestId('settings-editor').count()).toBeGreaterThan(0);
+  await page.getByTestId('ws-learn').click();
+  await page.getByTestId('copy-link-result').waitFor();
+  expectNoConsoleErrors(page);
+});
