@@ -26,6 +26,7 @@ export const ISOLATED = [
   'test/unit/ui-lazy-start.test.ts',
   'test/unit/ui-boot-seed.test.ts',
   'test/unit/ui-keyboard.test.ts',
+  'test/unit/ui-session-lock-grant.test.ts',
   'test/unit/ui-workspaces.test.ts',
   'test/unit/sandbox-select.test.ts',
   // Asserts a module's state before its first use (the built-ins before load()).

@@ -21,10 +21,13 @@ const removeShell = () => document.getElementById('boot')?.remove();
 let app: ReturnType<typeof mount> | Promise<ReturnType<typeof mount>>;
 if (teammate) {
   // Its page (and the team view in it) is loaded only then: the playground's first screen does not carry it.
-  app = import('./ui/team/TeammateApp.svelte').then(({ default: TeammateApp }) => {
-    removeShell();
-    return mount(TeammateApp, { target, props: { link: teammate } });
-  });
+  // After the document engines: it validates the built-in scenarios as it loads (tier patterns with RE2).
+  app = loadDocumentEngines()
+    .then(() => import('./ui/team/TeammateApp.svelte'))
+    .then(({ default: TeammateApp }) => {
+      removeShell();
+      return mount(TeammateApp, { target, props: { link: teammate } });
+    });
 } else if (location.hash.startsWith('#s=')) {
   // A share link's scenario is validated as the page is built, and its tier patterns are checked
   // with RE2: the engines (loaded on demand, `harness/util/engines.ts`) come first. A failed load

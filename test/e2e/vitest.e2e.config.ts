@@ -15,7 +15,8 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
  */
 export default defineConfig(async () => {
   const atOnce = await filesAtOnce();
-  process.stderr.write(`e2e: ${atOnce.files} file${atOnce.files === 1 ? '' : 's'} at a time (${atOnce.why})\n`);
+  // Said when the e2e run starts; not when a unit test resolves this config (inside a test worker).
+  if (!process.env.VITEST_WORKER_ID) process.stderr.write(`e2e: ${atOnce.files} file${atOnce.files === 1 ? '' : 's'} at a time (${atOnce.why})\n`);
   return {
     root: repoRoot,
     test: {
