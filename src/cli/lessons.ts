@@ -11,8 +11,11 @@ import { withRecordedResults } from '../scenarios/results-from-log.ts';
 import { FakeClock, SequentialIds } from '../harness/index.ts';
 import { createJustBashSandbox } from '../sandbox/justbash/index.ts';
 import { encodeScenarioLinkV1, MAX_ENCODED_CHARS } from '../scenarios/codec.ts';
-import { builtinDocs } from '../scenarios/library/index.ts';
+// After the document engines (RE2, yaml): the library validates the built-ins as it loads.
+import { library } from '../scenarios/library/after-engines.ts';
 import { runLessonHeadless } from '../run/run-lesson.ts';
+
+const { builtinDocs } = library;
 
 function lessonDoc(id: string) {
   const doc = builtinDocs.find((d) => d.id === id);

@@ -23,6 +23,8 @@ export default defineConfig(async () => {
       include: ['test/e2e/**/*.e2e.ts', 'test/security/**/*.e2e.ts'],
       environment: 'node',
       globalSetup: ['test/e2e/global-setup.ts'],
+      // Fixtures build and encode scenarios here too: with yaml and RE2 loaded, as the app's entry points do.
+      setupFiles: ['test/helpers/document-engines.ts'],
       fileParallelism: atOnce.files > 1,
       // One module graph per worker for every file it runs (playwright-core and the helpers load once
       // per worker, not per file: the import phase went from ~45 s to ~10 s). Each test still finds a
