@@ -23,6 +23,19 @@ interface EarlyThread {
 
 const slot = globalThis as Record<symbol, EarlyThread | undefined>;
 
+/**
+ * Whether the runner will take the thread for this command line (the launcher reads no option
+ * parser, so this looks at the words): not for `--help`/`-h` or `golden` (no sandbox of this kind),
+ * nor for `--all --quiet` without `--live` or `--dir` (every lesson replayed, `runAllLessons`, each
+ * in a sandbox of its own on the runner's thread). When it guesses wrong the cost is what it was
+ * before: a thread started and never taken, or a first sandbox that starts its own.
+ */
+export function runnerTakesEarlyThread(args: readonly string[]): boolean {
+  if (args.includes('--help') || args.includes('-h') || args[0] === 'golden') return false;
+  const allLessons = args.includes('--all') && args.includes('--quiet') && !args.some((a) => a === '--live' || a === '--dir' || a.startsWith('--dir='));
+  return !allLessons;
+}
+
 /** Starts the thread on `entry` with the young generation the runner gives its sandbox thread (`heap.ts`); returns it (for tests). */
 export function startEarlySandboxThread(entry: URL, youngGenerationMb: number): Worker {
   const worker = new Worker(entry, { resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } });

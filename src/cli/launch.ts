@@ -2,8 +2,8 @@
  * The runner's launcher: `dist-cli/harness.mjs`, what `bin/harness-playground.mjs` imports (built
  * on its own by `scripts/build-cli.mjs`, Node's built-ins only, so it is read in a few ms). In order:
  *
- * 1. It starts the sandbox thread (`early-thread.ts`), unless the command line asks for help or
- *    golden cases: its boot then overlaps everything below.
+ * 1. It starts the sandbox thread (`early-thread.ts`), unless the command line asks for help,
+ *    golden cases or every lesson (`runnerTakesEarlyThread`): its boot then overlaps everything below.
  * 2. It runs the runner from V8's code cache (`code-cache.ts`): `runner.cjs` compiled with the
  *    cache of an earlier start. Against the ES-module build before this (`test/bench/cli-startup.ts
  *    --against`, alternated; two sessions of 15 and 31 start-ups): to the first request 482 → 404 and
@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script, constants as vmConstants } from 'node:vm';
 import { CODE_CACHE_DIR, CODE_CACHE_ENV, codeCacheFileName, installCodeCacheHook } from './code-cache.ts';
-import { startEarlySandboxThread } from './early-thread.ts';
+import { runnerTakesEarlyThread, startEarlySandboxThread } from './early-thread.ts';
 import { SANDBOX_YOUNG_GENERATION_MB } from './heap.ts';
 
 /** Set by the build: a hash of `runner.cjs` as written (V8 checks only a cached script's length). */
@@ -42,7 +42,7 @@ const say = mode === 'verbose' ? (line: string) => process.stderr.write(`harness
 const args = process.argv.slice(2);
 /** `--help` and `golden` take no sandbox of this kind and write no cache (`saveCodeCache` is a run's). */
 const noRun = args.includes('--help') || args.includes('-h') || args[0] === 'golden';
-if (!noRun) startEarlySandboxThread(new URL('./sandbox-worker.mjs', import.meta.url), SANDBOX_YOUNG_GENERATION_MB);
+if (runnerTakesEarlyThread(args)) startEarlySandboxThread(new URL('./sandbox-worker.mjs', import.meta.url), SANDBOX_YOUNG_GENERATION_MB);
 
 const bundleDir = fileURLToPath(new URL('.', import.meta.url));
 const cacheDir = join(bundleDir, CODE_CACHE_DIR);

@@ -7,7 +7,7 @@
  */
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEarlySandboxThread, takeEarlySandboxThread } from '../../src/cli/early-thread.ts';
+import { runnerTakesEarlyThread, startEarlySandboxThread, takeEarlySandboxThread } from '../../src/cli/early-thread.ts';
 import { createJustBashThreadSandbox } from '../../src/sandbox/justbash-worker/node-thread.ts';
 import { workerBundle } from './sandbox-worker-node.ts';
 
@@ -67,5 +67,12 @@ describe('the launcher’s sandbox thread', () => {
     const exited = once(started, 'exit');
     expect(takeEarlySandboxThread(new URL('./elsewhere.mjs', workerBundle()))).toBeNull();
     await exited;
+  });
+
+  it('is started only for a command line whose runner takes it', () => {
+    const takes = (line: string) => runnerTakesEarlyThread(line.split(' ').filter(Boolean));
+    for (const line of ['fix-a-bug', '--dir ./proj -p go', '--all', '--all --quiet --live', '--all --quiet --dir ./proj', '--all --quiet --dir=./proj', '-p go --live']) expect(takes(line), line).toBe(true);
+    // --help and golden take no sandbox of this kind; --all --quiet replays every lesson on sandboxes of its own.
+    for (const line of ['--help', '-h', 'golden fix-a-bug', '--all --quiet', '--quiet --all']) expect(takes(line), line).toBe(false);
   });
 });
