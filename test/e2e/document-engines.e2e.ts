@@ -3,14 +3,17 @@
  * and their users are synchronous. Here both chunks are held back by the server while a person does
  * the first things the page offers — Step, the panels, Copy link — so anything that reached for them
  * before they arrived would throw (`EngineNotLoadedError`, a page error this suite fails on). Each
- * action waits instead, saying so, and completes once they arrive.
+ * action waits instead, saying so, and completes once they arrive. And a reload that restores a
+ * session whose workbench (a scenario) holds a YAML tier pattern waits for them before it reads it.
  */
 import { expect, expectNoConsoleErrors, test } from './browser.ts';
-import { openApp, rows } from './app.ts';
+import type { Page } from 'playwright-core';
+import { openApp, openSettings, rows, waitForStatus } from './app.ts';
 
 const ENGINE_CHUNK = /\/assets\/(re2js|yaml)-[\w-]+\.js$/;
 
-test('before RE2 and yaml have arrived, Step, the panels and Copy link wait for them, and each completes when they do', async ({ page }) => {
+/** Holds both engine chunks back until the returned `release` is called; `held` lists what was asked for. */
+async function holdEngines(page: Page): Promise<{ release: () => void; held: string[] }> {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   const held: string[] = [];
@@ -19,6 +22,11 @@ test('before RE2 and yaml have arrived, Step, the panels and Copy link wait for 
     await released;
     await route.continue();
   });
+  return { release, held };
+}
+
+test('before RE2 and yaml have arrived, Step, the panels and Copy link wait for them, and each completes when they do', async ({ page }) => {
+  const { release, held } = await holdEngines(page);
   await openApp(page);
   await expect.poll(() => page.getByTestId('btn-step').isEnabled()).toBe(true);
   // The page asked for both at once (a first visit prefetches them with the harness).
@@ -44,5 +52,29 @@ test('before RE2 and yaml have arrived, Step, the panels and Copy link wait for 
   await expect.poll(() => page.locator('#tabpanel-settings').getByTestId('settings-editor').count()).toBeGreaterThan(0);
   await page.getByTestId('ws-learn').click();
   await page.getByTestId('copy-link-result').waitFor();
+  expectNoConsoleErrors(page);
+});
+
+test('a reload restores a session whose settings were edited (a YAML tier: its workbench is validated with RE2): the restore waits for the engines, then brings it back', async ({ page }) => {
+  await openApp(page);
+  await openSettings(page);
+  await page.getByTestId('settings-editor').fill('{\n  "always_deny": [{ "pattern": "rm\\\\s+-rf", "reason": "no recursive deletes" }]\n}');
+  await expect.poll(() => page.getByTestId('settings-error').count()).toBe(0);
+  await page.getByTestId('btn-apply-settings').click();
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+
+  const { release } = await holdEngines(page);
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  // Restoring (the picker waits for it), and it cannot finish without them.
+  await expect.poll(() => page.getByTestId('scenario-picker').isDisabled()).toBe(true);
+  expect(await page.getByTestId('session-notice').count()).toBe(0);
+  release();
+  const notice = page.getByTestId('session-notice');
+  await notice.waitFor();
+  await expect.poll(() => notice.getByTestId('session-workbench').textContent()).toContain('The workbench came back as it was: the settings');
+  await openSettings(page);
+  await expect.poll(() => page.getByTestId('settings-editor').inputValue()).toContain('no recursive deletes');
   expectNoConsoleErrors(page);
 });

@@ -139,14 +139,16 @@ export class SessionManager {
   async open(id: string, mode: 'resume' | 'fork' = 'resume'): Promise<boolean> {
     this.working = true;
     try {
-      // The log's workbench (a scenario: tier patterns, settings) is validated with yaml and RE2, loaded on demand.
-      await Promise.all([this.flush(), loadDocumentEngines()]);
+      await this.flush();
       const [info, log] = await Promise.all([this.store.get(id), this.store.load(id)]);
       if (!info.ok) return this.fail(info.error), false;
       if (!log.ok) return this.fail(log.error), false;
       this.recording.close({ forget: false });
       const lock = await acquireSessionLock(id);
       const library = info.value.scenarioId ? this.opts.findScenario(info.value.scenarioId) : undefined;
+      // A workbench record is a scenario, validated with yaml and RE2 (loaded on demand): a log with one
+      // waits for them; the rest (most sessions: an unedited built-in writes none) restores without.
+      if (log.value.some((e) => e.type === 'session.workbench')) await loadDocumentEngines();
       // The workbench the session last ran with (its edited tools, golden cases, settings) wins over the library's.
       const saved = latestWorkbench(log.value);
       if (saved.kind === 'damaged') {
