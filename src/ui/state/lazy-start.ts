@@ -70,7 +70,8 @@ export const lazyScenarioRun: RunStarter = async (host, run, opts) => {
   try {
     [{ startScenarioRun }] = await Promise.all([startRunModule(), loadDocumentEngines()]);
   } catch (e) {
-    loading = loaded ? loading : null;
+    // A harness chunk that failed is fetched again by the next Step (the engines' load forgets its own failure).
+    if (!loaded) loading = null;
     run.notice = `Nothing ran: ${e instanceof Error ? e.message : String(e)}`;
     return false;
   }
