@@ -61,7 +61,8 @@ export default defineConfig({
       // non-ASCII byte is decoded into a two-byte string, slower to decode and for V8 to scan.
       // `test/e2e/build-output.e2e.ts` checks what a first visit loads; see the worker's note below.
       // RE2JS and yaml load on demand (`harness/util/engines.ts`), each as a chunk named after it
-      // (the bundler would name them after their files, `build-*.js` and `browser-*.js`).
+      // (the bundler would name them after their files, `build-*.js` and `browser-*.js`); so does zod,
+      // which every lazy chunk that validates shares (`schemas-*.js` otherwise).
       output: {
         charset: 'ascii',
         codeSplitting: {
@@ -69,6 +70,7 @@ export default defineConfig({
             { name: 'first-screen', tags: ['$initial'] },
             { name: 're2js', test: /node_modules[\\/]re2js[\\/]/ },
             { name: 'yaml', test: /node_modules[\\/]yaml[\\/]/ },
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
           ],
         },
       },

@@ -4,7 +4,7 @@ import './sandbox/justbash-worker/early-worker.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { teammateLinkOf } from './ui/team/teammate-link.ts';
-import { loadDocumentEngines } from './harness/util/index.ts';
+import { loadDocuments } from './ui/state/documents.ts';
 import './ui/theme.css';
 
 // User Timing marks the first-screen bench reads: every module of the entry has run by here.
@@ -21,22 +21,22 @@ const removeShell = () => document.getElementById('boot')?.remove();
 let app: ReturnType<typeof mount> | Promise<ReturnType<typeof mount>>;
 if (teammate) {
   // Its page (and the team view in it) is loaded only then: the playground's first screen does not carry it.
-  // After the document engines: it validates the built-in scenarios as it loads (tier patterns with RE2).
-  app = loadDocumentEngines()
+  // After the document layer: it validates the built-in scenarios as it loads (their schemas, tier patterns with RE2).
+  app = loadDocuments()
     .then(() => import('./ui/team/TeammateApp.svelte'))
     .then(({ default: TeammateApp }) => {
       removeShell();
       return mount(TeammateApp, { target, props: { link: teammate } });
     });
 } else if (location.hash.startsWith('#s=')) {
-  // A share link's scenario is validated as the page is built, and its tier patterns are checked
-  // with RE2: the engines (loaded on demand, `harness/util/engines.ts`) come first. A failed load
+  // A share link's scenario is validated as the page is built (its schemas, its tier patterns with
+  // RE2): the document layer (loaded on demand, `ui/state/documents.ts`) comes first. A failed load
   // leaves the link unopened with a message (`ScenarioLibrary.fromHash`).
   const mountApp = () => {
     removeShell();
     return mount(App, { target });
   };
-  app = loadDocumentEngines().then(mountApp, mountApp);
+  app = loadDocuments().then(mountApp, mountApp);
 } else {
   removeShell();
   app = mount(App, { target });

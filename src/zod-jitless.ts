@@ -8,8 +8,9 @@
  * zod keeps its configuration on `globalThis.__zod_globalConfig` (what `z.config` writes to): set
  * the flag there without importing zod. Being `main.ts`'s first import (and importing nothing), this
  * module runs before any other: in `vite dev` by ES module order, and in the build because the
- * first screen is one chunk (`vite.config.ts`), in which modules keep their order — zod's code
- * comes after this. (It was a classic script in `index.html` while the first screen was ~30 chunks
+ * first screen is one chunk (`vite.config.ts`), in which modules keep their order. zod itself is not
+ * in it: it arrives with the first chunk that validates something (the document layer, a store's
+ * record check, the harness), always after this has run. (It was a classic script in `index.html` while the first screen was ~30 chunks
  * whose shared ones ran before the entry's body; that cost a request before the entry could load.)
  * The devkit e2e test checks that start-up reports no CSP violation.
  */

@@ -5,7 +5,7 @@
  * produce the same ModelError, so a scenario recorded against one behaves the same on the other.
  */
 import type { ModelError } from '../harness/ports.ts';
-import { serverWaitNote } from '../harness/index.ts';
+import { serverWaitNote } from '../harness/loop/light.ts';
 
 /**
  * Who reads the advice in an error: the app's user (fix it in Settings) or someone running the

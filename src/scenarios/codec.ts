@@ -9,7 +9,7 @@
  */
 import { gunzipSync, gzipSync, strToU8 } from 'fflate';
 import { migrateScenario } from './migrate.ts';
-import { deeperThan, redactDeep } from '../harness/session/index.ts';
+import { deeperThan, redactDeep } from '../harness/session/light.ts';
 import { parseScenario, scenarioHeader, type Scenario } from './schema.ts';
 import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 

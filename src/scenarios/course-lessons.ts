@@ -3,7 +3,8 @@
  * `course.ts` defaults to all of them): the built-in lessons grouped by chapter in teaching order, what comes next after
  * each, and the "now try" variant of a lesson (one thing changed, everything else the same).
  */
-import { CHAPTERS, type Chapter, type ScenarioV1 } from './schema-v1.ts';
+import type { ScenarioV1 } from './schema-v1.ts';
+import { CHAPTERS, type Chapter } from './vocabulary.ts';
 
 export type CourseLesson = ScenarioV1 & { lesson: NonNullable<ScenarioV1['lesson']> };
 

@@ -4,7 +4,7 @@
  * the scenario replays exactly, offline, with no key. It lives on the scenarios side (it builds
  * scenarios; the recorder only records), so `model/` never imports `scenarios/`.
  */
-import { redactDeep } from '../harness/session/index.ts';
+import { redactDeep } from '../harness/session/light.ts';
 import { migrateScenario } from './migrate.ts';
 import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 import type { Recording } from '../model/recorder/recording-client.ts';

@@ -5,6 +5,7 @@
  * until `prepare.ts` reads v1 itself, a v1 scenario runs through it unchanged.
  */
 import { parseScenario, scenarioHeader, type Scenario } from './schema.ts';
+import { runnableShape } from './shape.ts';
 import { scenarioV1Schema, type ScenarioV1 } from './schema-v1.ts';
 
 export const LATEST_SCENARIO_VERSION = 1;
@@ -49,9 +50,6 @@ export function fromV0(s: Scenario): ScenarioV1 {
   });
 }
 
-/** Where skills go in the sandbox, as Claude Code lays them out in a project. */
-export const skillPath = (name: string) => `.claude/skills/${name}/SKILL.md`;
-
 /**
  * A v1 scenario as the v0 shape `prepareRun` takes: prompt number `promptIndex`, memory files and
  * skills written among the files, a recorded model played as a scripted one. Lessons (steps,
@@ -63,26 +61,4 @@ export function toRunnableScenario(s: ScenarioV1, promptIndex = 0): Scenario {
   return r.scenario;
 }
 
-/**
- * `toRunnableScenario` without its validation, as a deep copy: for a document the build already
- * validated (a built-in, `library/prebuilt.ts`), where the v0 parse changes nothing (a unit test
- * checks every built-in) but is the page's costliest zod work on load.
- */
-export function toRunnableScenarioValidated(s: ScenarioV1, promptIndex = 0): Scenario {
-  return structuredClone(runnableShape(s, promptIndex)) as Scenario;
-}
-
-function runnableShape(s: ScenarioV1, promptIndex: number) {
-  const prompt = s.prompts[promptIndex];
-  if (prompt === undefined) throw new RangeError(`The scenario has ${s.prompts.length} prompt(s); there is no prompt ${promptIndex + 1}.`);
-  const skills = Object.fromEntries(Object.entries(s.skills).map(([name, text]) => [skillPath(name), text]));
-  const model = s.model.kind === 'recorded' ? { kind: 'scripted' as const, turns: s.model.turns } : s.model;
-  return {
-    version: 0,
-    ...scenarioHeader(s),
-    prompt,
-    files: { ...s.files, ...s.memoryFiles, ...skills },
-    model,
-    settings: s.settings,
-  };
-}
+export { skillPath, toRunnableScenarioValidated } from './shape.ts';

@@ -11,29 +11,10 @@
 import { z } from 'zod';
 import { scriptedTurnSchema } from '../model/scripted/script.ts';
 import { scenarioModelSchema, scenarioSchema, scenarioSettingsSchema } from './schema.ts';
+import { CHAPTERS, TRANSITION_REASONS } from './vocabulary.ts';
 
-/** Every `TransitionReason`, at run time (the lesson table and tests are checked against it). */
-export const TRANSITION_REASONS = [
-  'next_turn',
-  'max_output_tokens_recovery',
-  'malformed_tool_use_retry',
-  'model_retry',
-  'empty_response_retry',
-  'stop_hook_blocking',
-  'reactive_compact_retry',
-  'steering_message',
-  'background_notification',
-  'async_hook_rewake',
-  'model_fallback',
-  'completed',
-  'max_turns',
-  'aborted',
-  'model_error',
-  'refusal',
-  'prompt_blocked',
-  'hook_stopped',
-  'max_budget',
-] as const;
+export { CHAPTERS, TRANSITION_REASONS, type Chapter } from './vocabulary.ts';
+
 
 /** Same path rules as v0's files: relative, no `..`. */
 const relativeFilesSchema = scenarioSchema.shape.files;
@@ -92,9 +73,6 @@ export const questionSchema = z
   .strict()
   .refine((q) => q.answer < q.choices.length, { message: 'answer must be the index of one of the choices', path: ['answer'] });
 
-/** The course's chapters, in teaching order. */
-export const CHAPTERS = ['loop', 'tools', 'safety', 'context', 'memory-sessions', 'agents', 'teams', 'extending'] as const;
-export type Chapter = (typeof CHAPTERS)[number];
 
 const EXIT_REASONS = ['completed', 'max_turns', 'aborted', 'model_error', 'refusal', 'prompt_blocked', 'hook_stopped', 'max_budget'] as const;
 

@@ -6,9 +6,11 @@ import { z } from 'zod';
 import { scriptedTurnSchema } from '../model/scripted/script.ts';
 import { hooksConfigSchema } from '../harness/hooks/index.ts';
 import { contextSettingsSchema } from '../harness/context/index.ts';
-import { permissionsSettingsSchema, yamlTierRuleSchema, type Settings } from '../harness/settings/index.ts';
+import { permissionsSettingsSchema, yamlTierRuleSchema } from '../harness/settings/index.ts';
 import { customToolsSchema } from '../harness/tools/index.ts';
 import { goldenCasesSchema } from '../harness/golden/light.ts';
+
+export { scenarioHeader, harnessSettingsOf } from './shape.ts';
 
 /** Paths relative to the working directory: no absolute paths, no climbing out with `..`. */
 const filesSchema = z.record(z.string(), z.string()).superRefine((files, ctx) => {
@@ -123,18 +125,6 @@ export type Scenario = z.output<typeof scenarioSchema>;
 /** What names and describes a scenario; the same fields in every format version. */
 export type ScenarioHeader = Pick<Scenario, 'id' | 'title' | 'description' | 'notes'>;
 
-/**
- * The header fields copied by name (`notes` only when set), for building one scenario shape from
- * another: nothing else rides along.
- */
-export function scenarioHeader(s: ScenarioHeader): ScenarioHeader {
-  return {
-    id: s.id,
-    title: s.title,
-    description: s.description,
-    ...(s.notes !== undefined ? { notes: s.notes } : {}),
-  };
-}
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 
 export type ScenarioParse = { ok: true; scenario: Scenario } | { ok: false; errors: string[] };
@@ -146,17 +136,5 @@ export function parseScenario(json: unknown): ScenarioParse {
   return {
     ok: false,
     errors: r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`),
-  };
-}
-
-/** The settings.json part of a scenario's settings (permissions, hooks, YAML tiers). */
-export function harnessSettingsOf(scenario: Scenario): Settings {
-  const { permissions, hooks, always_deny, always_allow, ask_user } = scenario.settings;
-  return {
-    ...(permissions ? { permissions } : {}),
-    ...(hooks ? { hooks } : {}),
-    ...(always_deny ? { always_deny } : {}),
-    ...(always_allow ? { always_allow } : {}),
-    ...(ask_user ? { ask_user } : {}),
   };
 }

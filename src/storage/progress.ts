@@ -1,21 +1,11 @@
 /**
  * Course progress: per lesson, whether it was finished and how each question was answered.
  * The contract both stores keep (IndexedDB in the app, memory in tests); records are checked on
- * the way in and out, so a damaged record is reported and skipped, never shown as progress.
+ * the way in and out (`progress-schema.ts`, which the stores load when they first read or write), so a
+ * damaged record is reported and skipped, never shown as progress.
  */
-import { z } from 'zod';
-
-export const lessonProgressSchema = z
-  .object({
-    lessonId: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-    /** The lesson's last run ended (as the lesson says it should). */
-    completed: z.boolean(),
-    /** Question index → the choice made (null: revealed without choosing) and whether it was right. */
-    answers: z.record(z.string().regex(/^\d+$/), z.object({ chosen: z.number().int().min(0).nullable(), right: z.boolean() }).strict()),
-    /** ISO time of the last change. */
-    updatedAt: z.string().min(1),
-  })
-  .strict();
+import type { z } from 'zod';
+import type { lessonProgressSchema } from './progress-schema.ts';
 
 export type LessonProgress = z.output<typeof lessonProgressSchema>;
 
@@ -27,12 +17,6 @@ export interface ProgressStore {
   put(p: LessonProgress): Promise<void>;
   /** Forgets every lesson's progress (the course view's "start over"). */
   clear(): Promise<void>;
-}
-
-/** A record read back from storage, or why it is not one. */
-export function parseProgress(r: unknown): LessonProgress | string {
-  const p = lessonProgressSchema.safeParse(r);
-  return p.success ? p.data : p.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 }
 
 /** Progress with one more answer (or completion) folded in. */

@@ -7,7 +7,7 @@
  * Trust is not stored here: what in it can act (hooks, allow rules, modes) applies only once the
  * person trusted this exact content for the document in use (the trust store, keyed by `userScopeTrustKey`).
  */
-import { documentKey } from '../harness/trust/index.ts';
+import { documentKey } from '../harness/trust/light.ts';
 import type { StoredUserScope } from './user-scope-schema.ts';
 
 // The schema (zod, and the settings schema with yaml and re2js behind it) lives in

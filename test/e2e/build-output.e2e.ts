@@ -42,11 +42,12 @@ describe.skipIf(externalBaseUrl(process.env) !== null || !existsSync(join(dist, 
     expect(text.includes('malformed event'), `${entry.files.join(', ')} carry jsonl.ts`).toBe(false);
   });
 
-  // RE2 and yaml load on demand (`harness/util/engines.ts`, issue 23 §4): a share link, a panel, the
-  // trust gate and a run await them; the first screen paints and runs the default scenario without them.
-  it('the first screen does not carry RE2 or yaml', () => {
+  // RE2 and yaml load on demand (`harness/util/engines.ts`, issue 23 §4), and so does every zod schema
+  // (the document layer, `ui/state/documents.ts`; the stores' record checks; the harness with a run): a
+  // share link, a panel, the trust gate and a run await them; the first screen paints without them.
+  it('the first screen carries no heavy package: not RE2, yaml, zod, the loop or the MCP SDK', () => {
     const entry = entryClosure(dist);
-    expect(entry.heavy.filter((h) => h === 're2js' || h === 'yaml'), entry.files.join(', ')).toEqual([]);
+    expect(entry.heavy, entry.files.join(', ')).toEqual([]);
   });
 
   // A module worker finds its script's static imports only once it has compiled it: each is a request

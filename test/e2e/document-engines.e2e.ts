@@ -1,18 +1,21 @@
 /**
- * RE2 and yaml load on demand (`src/harness/util/engines.ts`): the first screen does not carry them,
- * and their users are synchronous. Here both chunks are held back by the server while a person does
- * the first things the page offers — Step, the panels, Copy link — so anything that reached for them
- * before they arrived would throw (`EngineNotLoadedError`, a page error this suite fails on). Each
- * action waits instead, saying so, and completes once they arrive. And a reload that restores a
- * session whose workbench (a scenario) holds a YAML tier pattern waits for them before it reads it.
+ * RE2, yaml and zod load on demand (`src/harness/util/engines.ts`; zod with every chunk that validates:
+ * the document layer `ui/state/documents.ts`, the stores' record checks, the harness): the first
+ * screen does not carry them, and many of their users are synchronous. Here the three chunks are held
+ * back by the server while a person does the first things the page offers — Step, the panels, Copy
+ * link — so anything that reached for them before they arrived would throw (`EngineNotLoadedError`,
+ * `DocumentsNotLoadedError`, a page error this suite fails on) or hang the first screen. The page
+ * paints and offers Step without them; each action waits instead, saying so, and completes once they
+ * arrive. And a reload that restores a session whose workbench (a scenario) holds a YAML tier pattern
+ * waits for them before it reads it.
  */
 import { expect, expectNoConsoleErrors, test } from './browser.ts';
 import type { Page } from 'playwright-core';
 import { openApp, openSettings, rows, waitForStatus } from './app.ts';
 
-const ENGINE_CHUNK = /\/assets\/(re2js|yaml)-[\w-]+\.js$/;
+const ENGINE_CHUNK = /\/assets\/(re2js|yaml|zod)-[\w-]+\.js$/;
 
-/** Holds both engine chunks back until the returned `release` is called; `held` lists what was asked for. */
+/** Holds the three chunks back until the returned `release` is called; `held` lists what was asked for. */
 async function holdEngines(page: Page): Promise<{ release: () => void; held: string[] }> {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
@@ -25,12 +28,14 @@ async function holdEngines(page: Page): Promise<{ release: () => void; held: str
   return { release, held };
 }
 
-test('before RE2 and yaml have arrived, Step, the panels and Copy link wait for them, and each completes when they do', async ({ page }) => {
+test('before RE2, yaml and zod have arrived, the first screen is usable; Step, the panels and Copy link wait for them, and each completes when they do', async ({ page }) => {
   const { release, held } = await holdEngines(page);
   await openApp(page);
   await expect.poll(() => page.getByTestId('btn-step').isEnabled()).toBe(true);
-  // The page asked for both at once (a first visit prefetches them with the harness).
-  await expect.poll(() => held.length).toBe(2);
+  // The page asked for all three at once (a first visit prefetches them with the harness), and its
+  // first screen is there without them: the default scenario, and the session list's place.
+  await expect.poll(() => held.map((p) => p.replace(/^\/assets\/([a-z0-9]+)-.*$/, '$1')).sort()).toEqual(['re2js', 'yaml', 'zod']);
+  await expect.poll(() => page.getByTestId('scenario-picker').isVisible()).toBe(true);
 
   // Step: the header says what it waits for; nothing has run.
   await page.getByTestId('btn-step').click();
@@ -66,6 +71,7 @@ test('a reload restores a session whose settings were edited (a YAML tier: its w
 
   const { release } = await holdEngines(page);
   await page.reload();
+  // (The session store's record checks are zod's too: the restore cannot even list the session without them.)
   await page.getByTestId('scenario-picker').waitFor();
   // Restoring (the picker waits for it), and it cannot finish without them.
   await expect.poll(() => page.getByTestId('scenario-picker').isDisabled()).toBe(true);

@@ -15,7 +15,8 @@ import { scenarioCarriers } from '../../src/scenarios/actionable.ts';
 import { builtinScenarios } from '../../src/scenarios/library/index.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { importSession } from '../../src/ui/state/session-transfer.ts';
-import { importedWorkbench, isImportedLog, latestWorkbench } from '../../src/ui/sessions/workbench-record.ts';
+import { importedWorkbench, isImportedLog } from '../../src/ui/sessions/workbench-record.ts';
+import { latestWorkbench } from '../../src/ui/sessions/workbench-read.ts';
 
 const builtin = builtinScenarios.find((s) => s.id === 'fix-a-bug')!;
 const meta = { seq: 1, ts: 1, agentId: 'main', turn: 0 };

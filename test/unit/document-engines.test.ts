@@ -107,13 +107,19 @@ describe('before the document engines load', () => {
   it('a share link is opened once they are in; asked before, the library says what went wrong instead of opening it', async () => {
     const hash = new URL(scenarioLinkUrl('http://localhost/', hookedLink)).hash;
     const engines = await fresh<Engines>('../../src/harness/util/engines.ts');
+    const docs = await fresh<typeof import('../../src/ui/state/documents.ts')>('../../src/ui/state/documents.ts');
     const { ScenarioLibrary } = await fresh<typeof import('../../src/ui/state/library.svelte.ts')>('../../src/ui/state/library.svelte.ts');
     const library = new ScenarioLibrary([]);
     expect(library.fromHash(hash)).toBeNull();
     expect(library.loadError).toMatch(/could not load its settings and rule parsers/);
     expect(library.fromFileText('{}', 'x.json')).toBeNull();
     expect(library.loadError).toMatch(/^x\.json could not be read/);
+    // The scenario reader (its schemas) is not there either: the synchronous users throw, never answer.
+    expect(() => docs.documents()).toThrow(docs.DocumentsNotLoadedError);
+    // The engines alone are not enough: the link is still refused until the whole layer is in.
     await engines.loadDocumentEngines();
+    expect(library.fromHash(hash)).toBeNull();
+    await docs.loadDocuments();
     expect(library.fromHash(hash)?.scenario.id).toBe('hooked-link');
     expect(library.loadError).toBeNull();
   });

@@ -36,15 +36,29 @@ describe('money settings', () => {
     return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), m };
   };
 
-  it('an edited table applies and persists; a bad one is refused naming the field, the old one stays', () => {
+  it('an edited table applies and persists; a bad one is refused naming the field, the old one stays', async () => {
     const store = memory();
     const s = new MoneySettings(store);
     const edited = { ...cost.DEFAULT_PRICE_TABLE, source: 'my contract', models: { sonnet: cost.priceRow(2, 10) } };
-    expect(s.setPricesJson(JSON.stringify(edited))).toBeNull();
-    expect(new MoneySettings(store).prices.source).toBe('my contract');
-    expect(s.setPricesJson('{"date":"2026-01-01"')).toMatch(/^Not JSON/);
-    expect(s.setPricesJson(JSON.stringify({ ...edited, models: { sonnet: { ...cost.priceRow(2, 10), output: 'ten' } } }))).toMatch(/^models\.sonnet\.output: /);
+    expect(await s.setPricesJson(JSON.stringify(edited))).toBeNull();
+    // Read back: the built-in table until the saved one is checked (its schema loads on demand), then the saved one.
+    const reloaded = new MoneySettings(store);
+    expect(reloaded.prices.source).toBe(cost.DEFAULT_PRICE_TABLE.source);
+    await reloaded.ready;
+    expect(reloaded.prices.source).toBe('my contract');
+    expect(await s.setPricesJson('{"date":"2026-01-01"')).toMatch(/^Not JSON/);
+    expect(await s.setPricesJson(JSON.stringify({ ...edited, models: { sonnet: { ...cost.priceRow(2, 10), output: 'ten' } } }))).toMatch(/^models\.sonnet\.output: /);
     expect(s.prices.source).toBe('my contract');
+  });
+
+  it('a damaged saved table is never in force: the built-in one stays, with a notice naming the problem', async () => {
+    const store = memory();
+    store.m.set('hp.money', JSON.stringify({ prices: { ...cost.DEFAULT_PRICE_TABLE, source: 'tampered', fallback: 'gpt' }, maxBudgetUsd: 2 }));
+    const s = new MoneySettings(store);
+    expect(s.maxBudgetUsd).toBe(2);
+    await s.ready;
+    expect(s.prices).toEqual(cost.DEFAULT_PRICE_TABLE);
+    expect(s.notice).toMatch(/^The saved price table was not used \(fallback: "gpt" is not one of the models/);
   });
 
   it('the ceiling takes dollars above 0; empty clears it; damaged storage falls back with a notice', () => {

@@ -12,7 +12,8 @@ import type { SessionLogEvent } from '../../src/harness/session/types.ts';
 import type { TraceEvent } from '../../src/harness/trace.ts';
 import { MemorySessionStore } from '../../src/storage/memory/session-store.ts';
 import { logSeqOfEvent } from '../../src/ui/sessions/log-position.ts';
-import { asImportedLog, latestWorkbench, restoredWorkbenchText, workbenchKey, workbenchMarker } from '../../src/ui/sessions/workbench-record.ts';
+import { asImportedLog, restoredWorkbenchText, workbenchKey, workbenchMarker } from '../../src/ui/sessions/workbench-record.ts';
+import { latestWorkbench } from '../../src/ui/sessions/workbench-read.ts';
 import { importSession } from '../../src/ui/state/session-transfer.ts';
 import { scenarioWith, shoutTool } from './custom-tools-fixture.ts';
 

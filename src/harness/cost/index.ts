@@ -1,4 +1,5 @@
 export * from './prices.ts';
+export * from './price-table.ts';
 export * from './usage-cost.ts';
 export * from './ledger.ts';
 export * from './budget.ts';

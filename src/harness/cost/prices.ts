@@ -2,10 +2,9 @@
  * What a model call costs: a price table per model, in US dollars per million tokens, with the
  * columns of Anthropic's pricing page (base input, 5-minute cache writes, 1-hour cache writes,
  * cache hits & refreshes, output). The table carries its date and source so a reader can check
- * it; it is data, not code — the page's Settings and the runner's `--price-table FILE` replace it.
+ * it; it is data, not code — the page's Settings and the runner's `--price-table FILE` replace it
+ * (checked by `price-table.ts`).
  */
-import { z } from 'zod';
-
 /** Dollars per million tokens, one column of the pricing page each. */
 export type ModelPrice = {
   input: number;
@@ -69,27 +68,4 @@ export function priceFor(table: PriceTable, model: string): PriceLookup {
   const family = FAMILIES.find((f) => model.toLowerCase().includes(f));
   if (family && table.models[family]) return { price: table.models[family], row: family, assumed: false };
   return { price: table.models[table.fallback] ?? priceRow(3, 15), row: table.fallback, assumed: true };
-}
-
-const money = z.number().finite().nonnegative();
-const priceSchema = z.strictObject({ input: money, cacheWrite5m: money, cacheWrite1h: money, cacheRead: money, output: money });
-const tableSchema = z.strictObject({
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD'),
-  source: z.string().min(1),
-  models: z.record(z.string().min(1), priceSchema).refine((m) => Object.keys(m).length > 0, 'at least one model'),
-  fallback: z.string().min(1),
-});
-
-/**
- * A price table from JSON (the runner's `--price-table` file, the page's editor). Strict: an
- * unknown key or a negative price is an error naming its path, never silently ignored.
- */
-export function parsePriceTable(json: unknown): { ok: true; table: PriceTable } | { ok: false; problem: string } {
-  const r = tableSchema.safeParse(json);
-  if (!r.success) {
-    const i = r.error.issues[0]!;
-    return { ok: false, problem: `${i.path.join('.') || '(top level)'}: ${i.message}` };
-  }
-  if (!r.data.models[r.data.fallback]) return { ok: false, problem: `fallback: "${r.data.fallback}" is not one of the models (${Object.keys(r.data.models).join(', ')})` };
-  return { ok: true, table: r.data };
 }

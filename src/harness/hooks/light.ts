@@ -5,3 +5,4 @@
  */
 export { hookRunLabel } from './label.ts';
 export { AsyncHookInbox, type FinishedAsyncHook } from './async-hooks.ts';
+export { HOOK_EVENTS, HOOK_EVENTS_NOT_FIRED, HOOK_EVENTS_FIRED, CLAUDE_CODE_HOOK_EVENTS, isHookEventName, type HookEventName } from './events.ts';

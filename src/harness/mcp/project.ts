@@ -11,7 +11,9 @@ import { projectApprovalKey, projectServerApproval, type McpApprovalSettings } f
 import type { McpRegistry } from './registry.ts';
 import type { TraceEventBody } from '../trace.ts';
 
-export const MCP_JSON = '.mcp.json';
+import { MCP_JSON } from './types.ts';
+
+export { MCP_JSON };
 
 export type ProjectServersInput = {
   fs: SandboxFs;

@@ -29,6 +29,9 @@ export type McpServerSpec = {
   timeoutMs?: number;
 };
 
+/** The project file that declares MCP servers (Claude Code's name), at the working directory's root. */
+export const MCP_JSON = '.mcp.json';
+
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
 

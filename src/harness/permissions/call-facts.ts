@@ -5,7 +5,7 @@
 import { analyzeCommand, type CommandAnalysis } from './bash-command.ts';
 import { resolveArgPath } from './path-match.ts';
 import type { ShellParser } from './shell-parser.ts';
-import { globSearchRoot } from '../tools/glob.ts';
+import { globSearchRoot } from '../tools/glob-match.ts';
 
 export type CallFacts =
   | { kind: 'bash'; tool: string; command: string; analysis: CommandAnalysis; summary: string }

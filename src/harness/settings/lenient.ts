@@ -6,7 +6,7 @@
  * unknown keys. Only things whose removal cannot loosen anything are removed here: hooks, modes
  * and settings keys — never a permission rule.
  */
-import { CLAUDE_CODE_HOOK_EVENTS, CLAUDE_CODE_HOOK_TYPES, HOOK_EVENTS_FIRED, HOOK_EVENTS_NOT_FIRED, HOOK_TYPES_RUN_HERE } from '../hooks/config.ts';
+import { CLAUDE_CODE_HOOK_EVENTS, CLAUDE_CODE_HOOK_TYPES, HOOK_EVENTS_FIRED, HOOK_EVENTS_NOT_FIRED, HOOK_TYPES_RUN_HERE } from '../hooks/events.ts';
 import { MODE_ALIASES, MODES_NOT_HERE, NOT_USED_KEYS, PERMISSIONS_KEYS, PERMISSIONS_NOT_USED_KEYS, USED_KEYS } from './claude-code-keys.ts';
 import type { SettingsWarningAt } from './warnings.ts';
 

@@ -140,3 +140,11 @@ export function splitGlobBase(pattern: string): { base: string; pattern: string 
   }
   return { base: parts.slice(0, firstGlob).join('/') || '/', pattern: parts.slice(firstGlob).join('/') };
 }
+
+/**
+ * The directory a glob searches, as written: an absolute pattern carries its own (`/etc/**` searches
+ * /etc). Here rather than in glob.ts so the permission stages can use it without the tool's schema.
+ */
+export function globSearchRoot(input: { pattern: string; path?: string | undefined }): string {
+  return input.pattern.startsWith('/') ? splitGlobBase(input.pattern).base : (input.path ?? '.');
+}

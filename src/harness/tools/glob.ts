@@ -6,7 +6,7 @@ import { relativeTo } from '../util/paths.ts';
 import { checkSearch } from '../permissions/tool-checks.ts';
 import { buildTool } from './tool.ts';
 import { absPath, fail, safeStat } from './shared.ts';
-import { compileGlob, splitGlobBase } from './glob-match.ts';
+import { compileGlob, globSearchRoot, splitGlobBase } from './glob-match.ts';
 import { SKIPPED_DIRS, walkFiles } from './walk.ts';
 
 export const GLOB_MAX_RESULTS = 100;
@@ -27,11 +27,6 @@ const description = `Finds files by name with a glob pattern, e.g. "**/*.js" or 
 - Returns matching file paths (relative to the working directory), most recently modified first, at most ${GLOB_MAX_RESULTS}.
 - node_modules and .git are skipped unless the pattern names them.
 - To search file contents use grep. For open-ended searches that may need several rounds, combine glob, grep and read.`;
-
-/** The directory a glob searches, as written: an absolute pattern carries its own (`/etc/**` searches /etc). */
-export function globSearchRoot(input: { pattern: string; path?: string | undefined }): string {
-  return input.pattern.startsWith('/') ? splitGlobBase(input.pattern).base : (input.path ?? '.');
-}
 
 export function globTool() {
   return buildTool<GlobInput>({

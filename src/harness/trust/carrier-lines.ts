@@ -2,7 +2,7 @@
  * The carriers of a document as plain lines (`source: what`), for the headless runner's note on an
  * untrusted document and for tests: the same list the trust dialog shows, hook bodies verbatim.
  */
-import { hookBody, type DocumentCarriers } from './carriers.ts';
+import { hookBody, type DocumentCarriers } from './carrier-types.ts';
 
 export function carrierLines(c: DocumentCarriers): string[] {
   const lines: string[] = [];

@@ -16,7 +16,7 @@
  */
 import type { Clock, ModelClient, ModelError, ModelStreamEvent } from '../../harness/ports.ts';
 import type { ModelRequest, StopReason, Usage } from '../../harness/messages.ts';
-import { redactDeep } from '../../harness/session/index.ts';
+import { redactDeep } from '../../harness/session/light.ts';
 import type { ScriptedBlock, ScriptedFault, ScriptedTurn } from '../scripted/script.ts';
 import { resultsById, toRecordedResult } from '../scripted/recorded-results.ts';
 

@@ -7,7 +7,7 @@ import type { ModelRequest } from '../../harness/messages.ts';
 import type { Clock, ModelClient, ModelStreamEvent } from '../../harness/ports.ts';
 import { abortedError, ModelCallError, streamCutError } from '../errors.ts';
 import type { ScriptedTurn } from './script.ts';
-import { emptyCacheSim, simulateCacheUsage, type CacheSimState } from '../../harness/context/index.ts';
+import { emptyCacheSim, simulateCacheUsage, type CacheSimState } from '../../harness/context/light.ts';
 import { estimateRequestTokens, outOfTurnsError, parseTurn, planTurn, scriptedToolIds, type TurnPlan } from './to-events.ts';
 import { checkResults, type PendingResult } from './recorded-results.ts';
 

@@ -4,7 +4,7 @@
  * upgrade closed it. A damaged record is skipped by `list` and reported through `onProblem`.
  */
 import type { IDBPDatabase } from 'idb';
-import { parseProgress, type LessonProgress, type ProgressStore } from '../progress.ts';
+import type { LessonProgress, ProgressStore } from '../progress.ts';
 import { COURSE_PROGRESS, reusableConnection, type OpenOptions } from './db.ts';
 
 export type IdbProgressStoreOptions = Omit<OpenOptions, 'onClose'> & { onProblem?: (message: string) => void };
@@ -17,6 +17,7 @@ export class IdbProgressStore implements ProgressStore {
   }
 
   async list(): Promise<LessonProgress[]> {
+    const parseProgress = await checker();
     const records = (await (await this.db()).getAll(COURSE_PROGRESS)) as unknown[];
     const out: LessonProgress[] = [];
     for (const r of records) {
@@ -30,12 +31,12 @@ export class IdbProgressStore implements ProgressStore {
   async get(lessonId: string): Promise<LessonProgress | null> {
     const r: unknown = await (await this.db()).get(COURSE_PROGRESS, lessonId);
     if (r === undefined) return null;
-    const parsed = parseProgress(r);
+    const parsed = (await checker())(r);
     return typeof parsed === 'string' ? null : parsed;
   }
 
   async put(p: LessonProgress): Promise<void> {
-    const parsed = parseProgress(p);
+    const parsed = (await checker())(p);
     if (typeof parsed === 'string') throw new Error(`Not a progress record: ${parsed}`);
     await (await this.db()).put(COURSE_PROGRESS, parsed);
   }
@@ -44,3 +45,6 @@ export class IdbProgressStore implements ProgressStore {
     await (await this.db()).clear(COURSE_PROGRESS);
   }
 }
+
+/** The record check, with its schema (zod): loaded at the first read or write, not with the first screen. */
+const checker = () => import('../progress-schema.ts').then((m) => m.parseProgress);

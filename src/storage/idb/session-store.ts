@@ -25,11 +25,18 @@ import {
   type SessionUsage,
   type StorageEstimate,
 } from '../../harness/ports.ts';
-import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, storedTitle, usageOf } from '../../harness/session/index.ts';
-import type { SessionLogEvent } from '../../harness/session/index.ts';
+import { checkForkPosition, checkTitle, encodeBatch, fail, forkedSessionInfo, newestFirst, newSessionInfo, notFound, notFoundError, ok, quotaMessage, storedTitle, usageOf } from '../../harness/session/light.ts';
+import type { SessionLogEvent } from '../../harness/session/light.ts';
 import { SESSION_EVENTS, SESSIONS, openHarnessDb, type OpenOptions } from './db.ts';
-import { checkLogEntry, checkSessionInfo } from '../../harness/session/index.ts';
 import { rawText, type Quarantine } from '../quarantine.ts';
+
+type Checks = Pick<typeof import('../../harness/session/index.ts'), 'checkLogEntry' | 'checkSessionInfo'>;
+
+/**
+ * The stored records' checks (their schemas: zod), loaded at the first read, before any request of
+ * it (so no transaction waits on the load): the page's first screen does not carry them.
+ */
+const loadChecks = (): Promise<Checks> => import('../../harness/session/index.ts');
 
 export type IdbSessionStoreOptions = Omit<OpenOptions, 'onClose'> & {
   clock: Clock;
@@ -83,19 +90,21 @@ export class IdbSessionStore implements SessionStore {
 
   async get(id: string): Promise<SessionResult<SessionInfo>> {
     return this.run('the session', async (db) => {
+      const checks = await loadChecks();
       const raw: unknown = await db.get(SESSIONS, id);
       if (raw === undefined) return notFound(id);
-      const info = this.checkInfo(raw, id);
+      const info = this.checkInfo(checks, raw, id);
       return typeof info === 'string' ? fail('unavailable', info) : ok(info);
     });
   }
 
   async list(): Promise<SessionResult<SessionInfo[]>> {
     return this.run('the sessions list', async (db) => {
+      const checks = await loadChecks();
       const out: SessionInfo[] = [];
       // One damaged record must not hide the others: it is quarantined, the rest are listed.
       for (const raw of (await db.getAll(SESSIONS)) as unknown[]) {
-        const info = this.checkInfo(raw, String((raw as { id?: unknown } | null)?.id ?? '(no id)'));
+        const info = this.checkInfo(checks, raw, String((raw as { id?: unknown } | null)?.id ?? '(no id)'));
         if (typeof info !== 'string') out.push(info);
       }
       return ok(out.sort(newestFirst));
@@ -103,8 +112,8 @@ export class IdbSessionStore implements SessionStore {
   }
 
   /** A list record, or the message of its quarantine entry. */
-  private checkInfo(raw: unknown, key: string): SessionInfo | string {
-    const info = checkSessionInfo(raw);
+  private checkInfo(checks: Checks, raw: unknown, key: string): SessionInfo | string {
+    const info = checks.checkSessionInfo(raw);
     if (typeof info !== 'string') return info;
     const problem = `The sessions list record "${key}" is damaged (${info}), so it is not listed.`;
     this.opts.quarantine?.add({ store: 'sessions', key, sessionId: key, problem, raw: rawText(raw) });
@@ -155,9 +164,10 @@ export class IdbSessionStore implements SessionStore {
 
   async load(id: string): Promise<SessionResult<SessionLogEvent[]>> {
     return this.run('the session log', async (db) => {
+      const checks = await loadChecks();
       const rawInfo: unknown = await db.get(SESSIONS, id);
       if (rawInfo === undefined) return notFound(id);
-      const info = this.checkInfo(rawInfo, id);
+      const info = this.checkInfo(checks, rawInfo, id);
       if (typeof info === 'string') return fail('unavailable', info);
       const records = (await db.getAll(SESSION_EVENTS, logRange(id))) as EventRecord[];
       const out: SessionLogEvent[] = [];
@@ -166,7 +176,7 @@ export class IdbSessionStore implements SessionStore {
         if (r?.seq !== out.length + 1) {
           return fail('unavailable', `The log of session ${name} is damaged: entry ${out.length + 1} is missing. Export what is left, or fork it at entry ${out.length}.`);
         }
-        const entry = checkLogEntry(r.json);
+        const entry = checks.checkLogEntry(r.json);
         if (typeof entry === 'string') {
           const problem = `The log of session ${name} is damaged at entry ${r.seq}: ${entry}. It was not opened; export the raw entry, or fork the session at entry ${r.seq - 1}.`;
           this.opts.quarantine?.add({ store: 'session_events', key: `${id}/${r.seq}`, sessionId: id, problem, raw: rawText(r) });

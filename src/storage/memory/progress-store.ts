@@ -1,5 +1,6 @@
 /** An in-memory `ProgressStore` for tests: same contract as the IndexedDB one (one suite tests both). */
-import { parseProgress, type LessonProgress, type ProgressStore } from '../progress.ts';
+import type { LessonProgress, ProgressStore } from '../progress.ts';
+import { parseProgress } from '../progress-schema.ts';
 
 export class InMemoryProgressStore implements ProgressStore {
   private readonly records = new Map<string, LessonProgress>();

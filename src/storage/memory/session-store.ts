@@ -25,8 +25,8 @@ import {
   storedTitle,
   usageOf,
   type EncodedEntry,
-} from '../../harness/session/index.ts';
-import type { SessionLogEvent } from '../../harness/session/index.ts';
+} from '../../harness/session/light.ts';
+import type { SessionLogEvent } from '../../harness/session/light.ts';
 
 export type MemorySessionStoreOptions = {
   clock: Clock;

@@ -8,7 +8,7 @@
  * and the view falls back to the shared diff. Pure: no DOM, no store.
  */
 import type { TraceEvent } from '../../harness/index.ts';
-import { applyEdit } from '../../harness/tools/index.ts';
+import { applyEdit } from '../../harness/tools/light.ts';
 import { projectRelative } from './edit-diff.ts';
 
 type Started = Extract<TraceEvent, { type: 'tool.started' }>;

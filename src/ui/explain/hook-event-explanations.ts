@@ -3,7 +3,7 @@
  * hooks reference. Typed over `HookEventName`, so an event added to the harness needs a line here.
  * Shown by *Explain* on a `hook.run` row and in the hooks timeline's tooltip.
  */
-import { HOOK_EVENTS_NOT_FIRED, isHookEventName, type HookEventName } from '../../harness/hooks/index.ts';
+import { HOOK_EVENTS_NOT_FIRED, isHookEventName, type HookEventName } from '../../harness/hooks/light.ts';
 
 export const HOOK_EVENT_EXPLANATIONS: Record<HookEventName, string> = {
   Setup: 'Claude Code runs it for `--init` / `--maintenance`.',

@@ -8,7 +8,7 @@
  * large) are listed but cannot be read.
  */
 import { SandboxFsError, WORKDIR, type DirEntry, type ExecResult, type FileStat, type Sandbox, type SandboxFs } from '../../harness/ports.ts';
-import type { SandboxSnapshot } from '../../harness/session/index.ts';
+import type { SandboxSnapshot } from '../../harness/session/light.ts';
 import { normalizePath, relativeTo } from '../../harness/util/index.ts';
 
 /** What a refused `exec` says. */

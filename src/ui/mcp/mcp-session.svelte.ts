@@ -8,15 +8,19 @@
  * Servers added by URL are saved in this browser (`storage/mcp-servers.ts`). After a reload they
  * are `saved`: listed, not in the registry — so neither the panel nor a run connects them (a run
  * connects every registry server) — until the user clicks Connect. Their origins are allowed again
- * at start-up, before a live model call can narrow the page's connect-src.
+ * when the list is read: by the MCP panel, or by the first run (`runOptions`) — before a live model
+ * call can narrow the page's connect-src.
+ *
+ * The first screen carries none of it: the registry (and the tool schemas it builds) and the saved
+ * records' validation (zod) are imported on first use.
  */
 import type { Sandbox } from '../../harness/index.ts';
-import * as mcp from '../../harness/mcp/index.ts';
+import type * as mcp from '../../harness/mcp/index.ts';
+import { MCP_JSON, projectApprovalKey } from '../../harness/mcp/light.ts';
 import { realClock } from '../../harness/clock.ts';
 import { SvelteSet } from 'svelte/reactivity';
 import { allowConnectOrigin } from '../../security/connect-lock.svelte.ts';
-import { savedRecordOf, specOfSaved, type SavedMcpServer, type SavedMcpServerStore } from '../../storage/mcp-servers.ts';
-import { LocalMcpServerStore } from '../../storage/local/mcp-server-store.ts';
+import type { SavedMcpServer, SavedMcpServerStore } from '../../storage/mcp-servers.ts';
 import { pageQuarantine } from '../../storage/quarantine.ts';
 
 export const IN_PAGE_TEMPLATE = `// An in-page MCP server. It runs in the isolated user-code runtime (a sandboxed worker:
@@ -52,15 +56,27 @@ export class McpSession {
   /** Servers saved in this browser that are not connected yet (not in the registry). */
   saved = $state<SavedMcpServer[]>([]);
   #registry: Promise<mcp.McpRegistry> | null = null;
+  #store: Promise<SavedMcpServerStore | null> | null = null;
 
-  constructor(private readonly store: SavedMcpServerStore | null = null) {
-    this.saved = store?.list() ?? [];
-    for (const s of this.saved) allowConnectOrigin(s.url);
+  /** `openStore`: the saved servers' store, opened on first use (`loadSaved`); none keeps nothing. */
+  constructor(private readonly openStore: (() => Promise<SavedMcpServerStore>) | null = null) {}
+
+  /**
+   * Reads the servers saved in this browser (once) and allows their origins. The panel calls it as it
+   * opens; a run, before its first request; every action that reads or writes `saved`, first.
+   */
+  loadSaved(): Promise<SavedMcpServerStore | null> {
+    this.#store ??= (this.openStore?.() ?? Promise.resolve(null)).then((store) => {
+      this.saved = store?.list() ?? [];
+      for (const s of this.saved) allowConnectOrigin(s.url);
+      return store;
+    });
+    return this.#store;
   }
 
   registry(): Promise<mcp.McpRegistry> {
-    this.#registry ??= import('../../mcp/page-connector.ts').then(({ createBrowserMcpConnector }) => {
-      const r = new mcp.McpRegistry(createBrowserMcpConnector(), () => realClock.now());
+    this.#registry ??= Promise.all([import('../../mcp/page-connector.ts'), import('../../harness/mcp/registry.ts')]).then(([{ createBrowserMcpConnector }, { McpRegistry }]) => {
+      const r = new McpRegistry(createBrowserMcpConnector(), () => realClock.now());
       r.subscribe(() => (this.servers = r.list()));
       return r;
     });
@@ -72,12 +88,14 @@ export class McpSession {
    * has no `.mcp.json` (then the SDK is never loaded).
    */
   async runOptions(sandbox: Sandbox, scenarioFiles: Readonly<Record<string, string>>, document: string): Promise<{ mcp?: { registry: mcp.McpRegistry; userApproved: ReadonlySet<string>; document: string } }> {
-    const hasFile = mcp.MCP_JSON in scenarioFiles || (await sandbox.fs.stat(`${sandbox.workdir}/${mcp.MCP_JSON}`).catch(() => null)) !== null;
+    await this.loadSaved();
+    const hasFile = MCP_JSON in scenarioFiles || (await sandbox.fs.stat(`${sandbox.workdir}/${MCP_JSON}`).catch(() => null)) !== null;
     if (!this.#registry && !hasFile) return {};
     return { mcp: { registry: await this.registry(), userApproved: snapshotOf(this.approved), document } };
   }
 
   async addRemote(name: string, url: string, transport: 'http' | 'sse'): Promise<boolean> {
+    await this.loadSaved();
     this.problem = checkName(name) ?? allowConnectOrigin(url.trim());
     if (this.problem) return false;
     const spec: mcp.McpServerSpec = { name: name.trim(), transport, url: url.trim(), scope: 'user' };
@@ -86,11 +104,12 @@ export class McpSession {
       this.problem = clash;
       return false;
     }
-    this.#save(spec);
+    await this.#save(spec);
     return this.#connect(spec.name);
   }
 
   async startInPage(name: string, source: string): Promise<boolean> {
+    await this.loadSaved();
     this.problem = checkName(name) ?? (source.trim() ? null : 'The server has no source.') ?? this.#savedClash(name.trim());
     if (this.problem) return false;
     return this.#add({ name: name.trim(), transport: 'in-page', source, scope: 'user' });
@@ -98,8 +117,10 @@ export class McpSession {
 
   /** Connects a server; a saved one joins the registry first (this is where its SDK load starts). */
   async connect(name: string): Promise<void> {
+    await this.loadSaved();
     const saved = this.saved.find((s) => s.name === name);
     if (saved) {
+      const { specOfSaved } = await import('../../storage/mcp-servers.ts');
       const clash = (await this.registry()).set(specOfSaved(saved));
       if (clash) {
         this.problem = clash;
@@ -116,19 +137,19 @@ export class McpSession {
 
   /** Forgets a server: disconnected, and no longer saved in this browser. */
   async remove(name: string): Promise<void> {
-    this.store?.forget(name);
+    (await this.loadSaved())?.forget(name);
     this.saved = this.saved.filter((s) => s.name !== name);
     if (this.#registry) await (await this.registry()).remove(name);
   }
 
   /** The approval prompt's "yes" for a project server, as it is, in the document in use: it starts at the next run. */
   approve(spec: mcp.McpServerSpec): void {
-    this.approved.add(mcp.projectApprovalKey(this.document, spec));
+    this.approved.add(projectApprovalKey(this.document, spec));
   }
 
   /** Whether this server, as it is, is approved in the document in use. */
   isApproved(spec: mcp.McpServerSpec): boolean {
-    return this.approved.has(mcp.projectApprovalKey(this.document, spec));
+    return this.approved.has(projectApprovalKey(this.document, spec));
   }
 
   async #add(spec: mcp.McpServerSpec): Promise<boolean> {
@@ -151,11 +172,13 @@ export class McpSession {
   }
 
   /** Keeps a server added by URL for the next page load (replacing a saved one of its name). */
-  #save(spec: mcp.McpServerSpec): void {
+  async #save(spec: mcp.McpServerSpec): Promise<void> {
     this.saved = this.saved.filter((s) => s.name !== spec.name);
-    if (!this.store) return;
+    const store = await this.loadSaved();
+    if (!store) return;
+    const { savedRecordOf } = await import('../../storage/mcp-servers.ts');
     const record = savedRecordOf(spec, realClock.now());
-    this.problem = typeof record === 'string' ? record : this.store.save(record);
+    this.problem = typeof record === 'string' ? record : store.save(record);
   }
 }
 
@@ -167,4 +190,6 @@ function checkName(name: string): string | null {
 }
 
 /** The page's one MCP session (the panel and the run controller share it). */
-export const mcpSession = new McpSession(globalThis.localStorage ? new LocalMcpServerStore(globalThis.localStorage, pageQuarantine) : null);
+export const mcpSession = new McpSession(
+  globalThis.localStorage ? () => import('../../storage/local/mcp-server-store.ts').then(({ LocalMcpServerStore }) => new LocalMcpServerStore(globalThis.localStorage, pageQuarantine)) : null,
+);

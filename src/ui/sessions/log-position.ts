@@ -8,8 +8,8 @@
  */
 import type { ContextState } from '../../harness/context/index.ts';
 import type { RunResult } from '../../harness/index.ts';
-import type { ReplayedSession } from '../../harness/session/index.ts';
-import { isSessionMarker, type SessionLogEvent } from '../../harness/session/index.ts';
+import type { ReplayedSession } from '../../harness/session/light.ts';
+import { isSessionMarker, type SessionLogEvent } from '../../harness/session/light.ts';
 
 /**
  * The log seq of the `index`-th (0-based) trace event of `log`, or null when the log has fewer.

@@ -6,9 +6,9 @@
  * instead of leaving a session nobody can open.
  */
 import { emptyContextState } from '../../harness/context/index.ts';
-import { replaySession, snapshotAt, traceEventsOf, type SessionLogEvent } from '../../harness/session/index.ts';
+import { replaySession, snapshotAt, traceEventsOf, type SessionLogEvent } from '../../harness/session/light.ts';
 import { memoryTextOf, resultOfReplay } from './log-position.ts';
-import { latestWorkbench } from './workbench-record.ts';
+import { latestWorkbench } from './workbench-read.ts';
 
 /** Null when the log opens; else what fails, in words. */
 export function openProblem(log: readonly SessionLogEvent[]): string | null {

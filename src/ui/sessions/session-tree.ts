@@ -3,7 +3,7 @@
  * unit-tested (test/unit/ui-sessions-tree.test.ts).
  */
 import type { SessionInfo } from '../../harness/ports.ts';
-import { redactText } from '../../harness/session/index.ts';
+import { redactText } from '../../harness/session/light.ts';
 
 /** One line of the tree view: a session, how deep it sits under its ancestors. */
 export type TreeRow = { info: SessionInfo; depth: number; children: number };

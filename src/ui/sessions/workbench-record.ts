@@ -9,19 +9,16 @@
  * a damaged one is reported, never half-used. Trust travels with the origin: a link's or a file's
  * scenario is restored as such and goes through the trust question again (its trust key is of the
  * restored content), and a session imported from a JSONL file is outside content whatever its
- * records say (`asImportedLog`). Pure (unit-tested in test/unit/ui-workbench-record.test.ts).
+ * records say (`asImportedLog`). Pure (unit-tested in test/unit/ui-workbench-record.test.ts). Reading
+ * a record back (`latestWorkbench`, with the schemas) is in `workbench-read.ts`, loaded on demand.
  */
-import { z } from 'zod';
-import type { SessionLogEvent } from '../../harness/session/index.ts';
-import { issuesText } from '../../harness/session/index.ts';
-import { parseScenario, type Scenario } from '../../scenarios/schema.ts';
+import type { SessionLogEvent } from '../../harness/session/light.ts';
+import type { Scenario } from '../../scenarios/schema.ts';
 import type { ScenarioOrigin } from '../state/trust-gate.svelte.ts';
 
 export type Workbench = { scenario: Scenario; origin: ScenarioOrigin };
 
 type WorkbenchMarker = Extract<SessionLogEvent, { type: 'session.workbench' }>;
-
-const recordSchema = z.object({ version: z.literal(1), origin: z.enum(['builtin', 'link', 'import']), scenario: z.unknown() });
 
 /** Equal keys: the same workbench (what decides whether a new record is needed). */
 export function workbenchKey(w: Workbench): string {
@@ -37,21 +34,6 @@ export type LatestWorkbench =
   | { kind: 'ok'; workbench: Workbench; seq: number }
   /** The newest record is damaged: nothing of it is used. `seq` is its log seq, `raw` the record. */
   | { kind: 'damaged'; seq: number; problem: string; raw: unknown };
-
-/** The newest workbench record of `log` at or before log seq `atSeq` (default: the end), checked. */
-export function latestWorkbench(log: readonly SessionLogEvent[], atSeq = log.length): LatestWorkbench {
-  for (let i = Math.min(atSeq, log.length) - 1; i >= 0; i--) {
-    const e = log[i]!;
-    if (e.type !== 'session.workbench') continue;
-    const seq = i + 1;
-    const r = recordSchema.safeParse(e.workbench);
-    if (!r.success) return { kind: 'damaged', seq, problem: issuesText(r.error.issues), raw: e };
-    const scenario = parseScenario(r.data.scenario);
-    if (!scenario.ok) return { kind: 'damaged', seq, problem: `scenario: ${scenario.errors.slice(0, 3).join('; ')}`, raw: e };
-    return { kind: 'ok', workbench: { scenario: scenario.scenario, origin: r.data.origin }, seq };
-  }
-  return { kind: 'none' };
-}
 
 /**
  * An imported log is outside content, all of it: its workbench records are re-tagged as imported,

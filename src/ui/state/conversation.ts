@@ -16,7 +16,7 @@ import type {
   Usage,
 } from '../../harness/index.ts';
 import { blocksOf } from '../../harness/messages.ts';
-import * as cost from '../../harness/cost/index.ts';
+import * as cost from '../../harness/cost/light.ts';
 
 export type { ToolCallStatus, ToolCallView } from './conversation-tools.ts';
 import { collectToolFacts, toolView, type ToolFacts, type ToolCallView } from './conversation-tools.ts';

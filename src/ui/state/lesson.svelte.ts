@@ -6,7 +6,7 @@
  * cannot step past a question without answering or skipping it.
  */
 import { withToolsOf } from '../tools/tools-in-doc.ts';
-import { scenarioLinkUrl } from '../../scenarios/codec.ts';
+import { documents } from './documents.ts';
 import type { ScenarioQuestion, ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import { holdReason, nextPromptIndex, placeNotes, questionAt, questionFromDraft, questionPlacementWarning, type Answer, type QuestionDraft } from '../author/lesson-logic.ts';
 import { FITS, lessonFit, type LessonFit } from '../author/lesson-fit.ts';
@@ -199,9 +199,9 @@ export class Lesson {
     return { ...this.doc, settings: this.ctl.scenario.id === this.doc.id ? withToolsOf(this.doc.settings, this.ctl.scenario.settings) : this.doc.settings, breakpoints: structuredClone(this.stepper.breakpoints) };
   }
 
-  /** The link that opens the lesson (no API key: only scenario fields travel). */
+  /** The link that opens the lesson (no API key: only scenario fields travel). After `loadDocuments()` (the lesson panel has). */
   lessonLink(base: string): string {
-    return scenarioLinkUrl(base, this.lessonDoc());
+    return documents().scenarioLinkUrl(base, this.lessonDoc());
   }
 
   private fail(message: string): false {

@@ -3,12 +3,11 @@
  * from a file (those are marked, and go through the trust gate when loaded). A link or file that
  * cannot be read leaves `loadError` set and changes nothing else.
  */
-import { decodeScenarioLinkV1, nestingError } from '../../scenarios/codec.ts';
-import { fromV0, migrateScenario, toRunnableScenario, toRunnableScenarioValidated } from '../../scenarios/migrate.ts';
+import { toRunnableScenarioValidated } from '../../scenarios/shape.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import type { ScenarioOrigin } from './trust-gate.svelte.ts';
-import { documentEnginesLoaded } from '../../harness/util/index.ts';
+import { documents, documentsLoaded } from './documents.ts';
 
 /**
  * What a built-in runs (`toRunnableScenario(v1, 0)`, a fresh deep copy each call), without the v0
@@ -74,6 +73,7 @@ export class ScenarioLibrary {
    * it replaces an earlier outside one of the same id.
    */
   add(doc: Scenario | ScenarioV1, origin: Exclude<ScenarioOrigin, 'builtin'>): LibraryEntry {
+    const { fromV0, toRunnableScenario } = documents();
     const base = doc.version === 1 ? doc : fromV0(doc);
     let id = base.id;
     const taken = (candidate: string) => this.entries.some((e) => e.v1.id === candidate && e.origin === 'builtin');
@@ -92,13 +92,13 @@ export class ScenarioLibrary {
 
   /**
    * `location.hash` → the scenario of a `#s=` link, or null (no link, or an error in `loadError`).
-   * Await `loadDocumentEngines()` first (`harness/util/engines.ts`): the link's tier patterns are
-   * checked with RE2.
+   * Await `loadDocuments()` first (`state/documents.ts`): the link is validated with the scenario
+   * schemas, its tier patterns with RE2.
    */
   fromHash(hash: string): LibraryEntry | null {
     if (!hash.startsWith('#s=')) return null;
-    if (!documentEnginesLoaded()) return this.failed('This share link could not be opened: the page could not load its settings and rule parsers. Check the connection and reload the page.');
-    const r = decodeScenarioLinkV1(hash);
+    if (!documentsLoaded()) return this.failed('This share link could not be opened: the page could not load its settings and rule parsers. Check the connection and reload the page.');
+    const r = documents().decodeScenarioLinkV1(hash);
     if (!r.ok) {
       this.loadError = `This share link could not be opened. ${r.error}`;
       return null;
@@ -107,9 +107,9 @@ export class ScenarioLibrary {
     return this.add(r.scenario, 'link');
   }
 
-  /** The text of an imported file → its scenario, or null (error in `loadError`). Await `loadDocumentEngines()` first, as for {@link fromHash}. */
+  /** The text of an imported file → its scenario, or null (error in `loadError`). Await `loadDocuments()` first, as for {@link fromHash}. */
   fromFileText(text: string, fileName: string): LibraryEntry | null {
-    if (!documentEnginesLoaded()) return this.failed(`${fileName} could not be read: the page could not load its settings and rule parsers. Check the connection and try again.`);
+    if (!documentsLoaded()) return this.failed(`${fileName} could not be read: the page could not load its settings and rule parsers. Check the connection and try again.`);
     if (text.length > MAX_IMPORT_BYTES) {
       this.loadError = `${fileName} is too large for a scenario (over 2 MB).`;
       return null;
@@ -121,6 +121,7 @@ export class ScenarioLibrary {
       this.loadError = `${fileName} is not JSON (${e instanceof Error ? e.message : String(e)}). Import a scenario .json file.`;
       return null;
     }
+    const { nestingError, migrateScenario } = documents();
     const deep = nestingError(json, fileName);
     if (deep) {
       this.loadError = deep;

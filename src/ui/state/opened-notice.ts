@@ -3,7 +3,7 @@
  * run was cut off, what the replay repaired, that grants are not restored, and whether the
  * session's scenario is still in the library.
  */
-import { GRANTS_NOT_RESTORED } from '../../harness/session/index.ts';
+import { GRANTS_NOT_RESTORED } from '../../harness/session/light.ts';
 
 /** What is said about the session on screen after opening it. */
 export type OpenedNotice = {

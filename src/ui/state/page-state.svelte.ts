@@ -16,11 +16,10 @@
  * with the scenario) and `start()` on mount; a unit test builds it with in-memory stores.
  */
 import { untrack } from 'svelte';
-import { documentEnginesLoaded, loadDocumentEngines } from '../../harness/util/index.ts';
+import { documents, documentsLoaded, loadDocuments } from './documents.ts';
 import type { TrustStore } from '../../harness/ports.ts';
 import type { SessionStore } from '../../harness/ports.ts';
 import { nowTryVariant, type CourseLesson } from '../../scenarios/course-lessons.ts';
-import { toRunnableScenario } from '../../scenarios/migrate.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import type { ProgressStore } from '../../storage/progress.ts';
 import type { Quarantine } from '../../storage/quarantine.ts';
@@ -136,9 +135,8 @@ export class PageState {
    * is reopened, unless a link (#s=…) or a lesson link (#lesson=<id>&step=<n>) says otherwise.
    */
   async start(): Promise<void> {
-    await Promise.all([this.userScope.load(), this.course.load(), this.loadLibrary()]);
     const lessonLink = parseLessonHash(location.hash);
-    await this.sessions.init({ resume: !this.opened && !lessonLink });
+    await this.sessions.init({ resume: !this.opened && !lessonLink, after: Promise.all([this.userScope.load(), this.course.load(), this.loadLibrary()]) });
     if (lessonLink) await this.openLesson(lessonLink);
   }
 
@@ -171,7 +169,7 @@ export class PageState {
     const link = parseLessonHash(location.hash);
     if (link) return void this.openLesson(link);
     // A share link's tier patterns are checked with RE2 (loaded on demand); a failed load is the library's loadError.
-    if (location.hash.startsWith('#s=')) await loadDocumentEngines().catch(() => {});
+    if (location.hash.startsWith('#s=')) await loadDocuments().catch(() => {});
     const entry = this.library.fromHash(location.hash);
     if (entry) void this.load(entry);
   }
@@ -193,10 +191,10 @@ export class PageState {
   /** "Run it with this change": the lesson with its one change, loaded as a scenario of its own and run. */
   nowTry(doc: CourseLesson): void {
     const v1 = nowTryVariant(doc);
-    const go = () => void this.load({ scenario: toRunnableScenario(v1, 0), origin: 'builtin', v1 })?.then(() => this.ctl.run());
-    // Its scenario is validated (tier patterns with RE2): at once when the engines are there, as they are by any click.
-    if (documentEnginesLoaded()) go();
-    else void loadDocumentEngines().then(go, (e: unknown) => this.library.failed(`The lesson's change could not be loaded: ${e instanceof Error ? e.message : String(e)}`));
+    const go = () => void this.load({ scenario: documents().toRunnableScenario(v1, 0), origin: 'builtin', v1 })?.then(() => this.ctl.run());
+    // Its scenario is validated (its schemas, tier patterns with RE2): at once when the document layer is there, as it is by any click.
+    if (documentsLoaded()) go();
+    else void loadDocuments().then(go, (e: unknown) => this.library.failed(`The lesson's change could not be loaded: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /**

@@ -3,9 +3,10 @@
  * grants added): the starting point of what-if. Once a run has started, the rules it really uses.
  */
 import type { PermissionContext, PermissionMode } from '../../harness/permissions/index.ts';
-import { mergeSettings, permissionContextOf } from '../../harness/settings/index.ts';
-import { applyTrust } from '../../harness/trust/index.ts';
-import { harnessSettingsOf, type Scenario } from '../../scenarios/schema.ts';
+import { mergeSettings, permissionContextOf } from '../../harness/settings/light.ts';
+import { applyTrust } from '../../harness/trust/light.ts';
+import type { Scenario } from '../../scenarios/schema.ts';
+import { harnessSettingsOf } from '../../scenarios/shape.ts';
 import { pageShellParser } from './page-shell-parser.ts';
 import type { RunState } from './run-state.svelte.ts';
 import { WORKDIR } from './run-types.ts';

@@ -8,7 +8,7 @@
  * `ctl.state !== run` belongs to a conversation that was thrown away, and writes nothing.
  */
 import type { ModelClient, RunResult, Sandbox, TraceEvent } from '../../harness/index.ts';
-import { FileState } from '../../harness/tools/index.ts';
+import { FileState } from '../../harness/tools/light.ts';
 import { AsyncHookInbox } from '../../harness/hooks/light.ts';
 import { SessionGrants, type PermissionContext } from '../../harness/permissions/index.ts';
 import type { DocumentLiveContext } from '../../run/live-context.ts';

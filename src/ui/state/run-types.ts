@@ -3,7 +3,7 @@
  * how a run starts, and the hooks the page gives the controller at construction. No state lives here.
  */
 import type { Message, ModelClient, RunResult, Sandbox, TraceEvent } from '../../harness/index.ts';
-import type { SandboxSnapshot } from '../../harness/session/index.ts';
+import type { SandboxSnapshot } from '../../harness/session/light.ts';
 import type { Workbench } from '../sessions/workbench-record.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'done' | 'error' | 'aborted';

@@ -4,7 +4,7 @@
  * Pure and framework-free, like conversation.ts, so any prefix of the event log can be shown.
  */
 import { hookRunLabel } from '../../harness/hooks/light.ts';
-import { redactDeep } from '../../harness/session/index.ts';
+import { redactDeep } from '../../harness/session/light.ts';
 import type { TraceEvent } from '../../harness/index.ts';
 import type { DecidedBy, StageDecision, StageName } from '../../harness/permissions/index.ts';
 import { modeSourceText } from '../explain/mode-source.ts';

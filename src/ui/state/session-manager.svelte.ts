@@ -13,10 +13,10 @@
  * Built after the controller (`page-state.svelte.ts`); the list, the current session and the
  * banner's state are the recording's, read through the getters below.
  */
-import { loadDocumentEngines } from '../../harness/util/index.ts';
-import { emptyContextState } from '../../harness/context/index.ts';
+import { documents, loadDocuments } from './documents.ts';
+import { emptyContextState } from '../../harness/context/light.ts';
 import type { SessionInfo, SessionStoreError } from '../../harness/ports.ts';
-import { SnapshotTracker, replaySession, restoreSnapshot, snapshotAt, traceEventsOf, type SessionLogEvent } from '../../harness/session/index.ts';
+import { SnapshotTracker, replaySession, restoreSnapshot, snapshotAt, traceEventsOf, type SessionLogEvent } from '../../harness/session/light.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { logSeqOfEvent, memoryTextOf, resultOfReplay } from '../sessions/log-position.ts';
 import { acquireSessionLock } from '../sessions/session-lock.ts';
@@ -26,7 +26,7 @@ import type { ScenarioOrigin } from './trust-gate.svelte.ts';
 import { openedNoticeOf, type OpenedNotice } from './opened-notice.ts';
 import type { SessionBroadcast } from './session-channel.ts';
 import { LAST_SESSION_KEY, type SessionRecording } from './session-recording.svelte.ts';
-import { importedWorkbench, isImportedLog, latestWorkbench, restoredWorkbenchText, workbenchKey, type Workbench } from '../sessions/workbench-record.ts';
+import { importedWorkbench, isImportedLog, restoredWorkbenchText, workbenchKey, type LatestWorkbench, type Workbench } from '../sessions/workbench-record.ts';
 import { rawText, type Quarantine } from '../../storage/quarantine.ts';
 
 /**
@@ -94,12 +94,18 @@ export class SessionManager {
   private get store() { return this.recording.store; }
   private get storage() { return this.recording.storage; }
 
-  /** Lists the sessions and, when asked, reopens the one that was open before the reload. */
-  async init(opts: { resume: boolean }): Promise<void> {
+  /**
+   * Lists the sessions and, when asked, reopens the one that was open before the reload. `after`:
+   * what the page loads first (the user scope, the course progress, the library: the restore needs
+   * them); the restore holds the page from this call on, not from when they are in, so a click in
+   * between is queued rather than raced (they wait on chunks and stores, which can take a while).
+   */
+  async init(opts: { resume: boolean; after?: Promise<unknown> }): Promise<void> {
     const last = opts.resume ? this.storage?.getItem(LAST_SESSION_KEY) : null;
     // The reload race: until the last session is back on screen, nothing starts (the page says so).
     if (last) this.ctl.restoring = true;
     try {
+      await opts.after;
       await this.refresh();
       if (!last) return;
       if (!this.sessions.some((s) => s.id === last)) {
@@ -146,11 +152,12 @@ export class SessionManager {
       this.recording.close({ forget: false });
       const lock = await acquireSessionLock(id);
       const library = info.value.scenarioId ? this.opts.findScenario(info.value.scenarioId) : undefined;
-      // A workbench record is a scenario, validated with yaml and RE2 (loaded on demand): a log with one
-      // waits for them; the rest (most sessions: an unedited built-in writes none) restores without.
-      if (log.value.some((e) => e.type === 'session.workbench')) await loadDocumentEngines();
+      // A workbench record is a scenario, validated with its schemas, yaml and RE2 (loaded on demand): a log
+      // with one waits for them; the rest (most sessions: an unedited built-in writes none) restores without.
+      const hasWorkbench = log.value.some((e) => e.type === 'session.workbench');
+      if (hasWorkbench) await loadDocuments();
       // The workbench the session last ran with (its edited tools, golden cases, settings) wins over the library's.
-      const saved = latestWorkbench(log.value);
+      const saved: LatestWorkbench = hasWorkbench ? documents().latestWorkbench(log.value) : { kind: 'none' };
       if (saved.kind === 'damaged') {
         this.opts.quarantine?.add({ store: 'session_events', key: `${id}/${saved.seq}`, sessionId: id, problem: restoredWorkbenchText(saved)!, raw: rawText(saved.raw) });
       }

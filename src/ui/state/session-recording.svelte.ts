@@ -16,7 +16,7 @@
 import { realClock } from '../../harness/clock.ts';
 import type { RunResult, Sandbox } from '../../harness/index.ts';
 import type { SessionInfo, SessionResult, SessionStore, SessionStoreError, SessionUsage } from '../../harness/ports.ts';
-import { SessionLogWriter, SnapshotTracker, persistRun, persistEvent, snapshotAt, type SessionLogEvent } from '../../harness/session/index.ts';
+import { SessionLogWriter, SnapshotTracker, persistRun, persistEvent, snapshotAt, type SessionLogEvent } from '../../harness/session/light.ts';
 import type { TraceEvent } from '../../harness/trace.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { logSeqOfEvent } from '../sessions/log-position.ts';

@@ -4,7 +4,6 @@
  * logged and never put into a trace, scenario or export.
  */
 import { connectLockProblem, lockConnectTo } from '../../security/connect-lock.svelte.ts';
-import { z } from 'zod';
 
 export type ModelMode = 'scripted' | 'anthropic';
 
@@ -31,14 +30,34 @@ export const SCRIPTED_CHUNK_DELAY_MS = 12;
  */
 type Prefs = { mode: ModelMode; baseURL: string; modelId: string; teamsLive: boolean; memoryByModel: boolean; replayPace: ReplayPace };
 
-const prefsSchema = z.object({
-  mode: z.enum(['scripted', 'anthropic']).optional(),
-  baseURL: z.string().optional(),
-  modelId: z.string().optional(),
-  teamsLive: z.boolean().optional(),
-  memoryByModel: z.boolean().optional(),
-  replayPace: z.enum(['streamed', 'instant']).optional(),
-});
+/**
+ * What each saved preference may hold. The record is flat and read before the first paint (the mode
+ * decides the header, and a live page locks its connect-src at once), so it is checked by this table
+ * rather than a schema library the first screen would have to load; `settings-prefs.test.ts` checks
+ * that it accepts and refuses exactly what the equivalent zod schema does. Unknown keys are dropped.
+ */
+export const PREF_FIELDS = {
+  mode: ['scripted', 'anthropic'],
+  baseURL: 'string',
+  modelId: 'string',
+  teamsLive: 'boolean',
+  memoryByModel: 'boolean',
+  replayPace: ['streamed', 'instant'],
+} as const satisfies Record<keyof Prefs, 'string' | 'boolean' | readonly string[]>;
+
+/** The known fields of a parsed record, or every problem in it (path: what was expected). */
+function checkPrefs(json: unknown): { ok: true; prefs: Partial<Prefs> } | { ok: false; problem: string } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: '(root): expected an object' };
+  const prefs: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, kind] of Object.entries(PREF_FIELDS) as [keyof Prefs, 'string' | 'boolean' | readonly string[]][]) {
+    const value = (json as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (typeof kind === 'string' ? typeof value === kind : kind.includes(value as string)) prefs[key] = value;
+    else problems.push(`${key}: expected ${typeof kind === 'string' ? `a ${kind}` : `one of ${kind.map((k) => `"${k}"`).join(', ')}`}`);
+  }
+  return problems.length ? { ok: false, problem: problems.join('; ') } : { ok: true, prefs: prefs as Partial<Prefs> };
+}
 
 /**
  * The stored preferences, validated: anything that does not parse falls back to the defaults,
@@ -58,12 +77,9 @@ export function readPrefs(storage: Pick<Storage, 'getItem'> = localStorage): { p
   } catch {
     return { prefs: {}, notice: 'The saved model preferences were not readable (not JSON), so the defaults are used. Change any setting to save them afresh.' };
   }
-  const r = prefsSchema.safeParse(json);
-  if (!r.success) {
-    const what = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return { prefs: {}, notice: `The saved model preferences were damaged (${what}), so the defaults are used. Change any setting to save them afresh.` };
-  }
-  return { prefs: r.data, notice: null };
+  const r = checkPrefs(json);
+  if (!r.ok) return { prefs: {}, notice: `The saved model preferences were damaged (${r.problem}), so the defaults are used. Change any setting to save them afresh.` };
+  return { prefs: r.prefs, notice: null };
 }
 
 export class ModelSettings {

@@ -8,7 +8,7 @@
  * controller reaches it through `lazy-start.ts`, which loads this module at idle after the first paint.
  */
 import { money } from './money.svelte.ts';
-import { applyTrust } from '../../harness/trust/index.ts';
+import { applyTrust } from '../../harness/trust/light.ts';
 import { lastRunCleared, needsNoModel } from '../../harness/commands/index.ts';
 import { prepareRun, runPrepared } from '../../run/prepare.ts';
 import { documentLiveContext, mustConfirmLiveContext } from '../../run/live-context.ts';
@@ -70,6 +70,8 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
   // The hook and tool runners load on demand, and only for a scenario that can use them (run-modules.ts).
   const { runners } = ctl;
   await runners.load(runNeedsOf(ctl.scenario, ctl.userSettings, live));
+  // A saved price table is in force once checked (money.svelte.ts): at once by now, but never read before.
+  await money.ready;
   const abort = new AbortController();
   if (run.seenToRestore) {
     await learnReadsOf(run.seenToRestore, sandbox, run.files);

@@ -9,7 +9,6 @@ import type { ModelClient } from '../../harness/index.ts';
 import { emptyBreakpoints, matchBreakpoint, toggleBreakpoint, type BreakpointKind, type Breakpoints } from '../stepper/breakpoints.ts';
 import { forkWithToolInputs, forkWithUserText, pendingAt, takeOverHistory, type ForkPlan, type Pending } from '../stepper/fork.ts';
 import type { Recorder } from '../stepper/recorder.svelte.ts';
-import { replayFirst } from '../stepper/replay-first-client.ts';
 import type { RunController } from './run-controller.svelte.ts';
 import type { ModelSettings } from './settings.svelte.ts';
 
@@ -140,8 +139,10 @@ export class Stepper {
     }
     this.error = null;
     this.hit = null;
-    // The edited turn plays at the pace of scripted replies (Settings → Scripted replies).
-    const model = plan.replayFirst ? replayFirst(plan.replayFirst, inner, { clock: realClock, chunkDelayMs: this.settings.scriptedChunkDelayMs }) : inner;
+    // The edited turn plays at the pace of scripted replies (Settings → Scripted replies). The scripted
+    // player (it validates the turn with its schema) loads here, not with the first screen.
+    const replayFirst = plan.replayFirst ? (await import('../stepper/replay-first-client.ts')).replayFirst : null;
+    const model = plan.replayFirst && replayFirst ? replayFirst(plan.replayFirst, inner, { clock: realClock, chunkDelayMs: this.settings.scriptedChunkDelayMs }) : inner;
     await this.ctl.fork(plan.history, { model });
     this.forkNote = `Forked at event ${at}: ${plan.note}. The run continues from there in the same sandbox.`;
   }

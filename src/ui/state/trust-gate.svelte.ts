@@ -12,10 +12,9 @@
  * Run and Step disabled.
  */
 import type { TrustStore } from '../../harness/ports.ts';
-import { carriersAct, documentKey, type DocumentCarriers } from '../../harness/trust/index.ts';
+import { carriersAct, documentKey, type DocumentCarriers } from '../../harness/trust/light.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
-import { scenarioCarriers } from '../../scenarios/actionable.ts';
-import { loadDocumentEngines } from '../../harness/util/index.ts';
+import { documents, loadDocuments } from './documents.ts';
 
 /** Where the scenario came from: only `builtin` ships with the app. */
 export type ScenarioOrigin = 'builtin' | 'link' | 'import';
@@ -82,15 +81,12 @@ export class TrustGate {
       // No hash (no WebCrypto): ask every time, never assume trust.
       key = '';
     }
-    // The carriers are read by parsing the document's settings files (yaml, RE2: loaded on demand).
+    // The carriers are read by parsing the document's settings files (yaml, RE2, zod: loaded on demand).
     // If they cannot load, nothing in the document acts (declined); "Trust…" tries again.
-    const engines = await loadDocumentEngines().then(
-      () => true,
-      () => false,
-    );
+    const scenarioCarriers = await carrierReader().catch(() => null);
     if (epoch !== this.epoch) return;
     this.documentHash = key;
-    if (!engines) {
+    if (!scenarioCarriers) {
       this.status = 'declined';
       return;
     }
@@ -119,10 +115,17 @@ export class TrustGate {
   /** Open the dialog again for a declined scenario (to trust it after all). */
   async reconsider(scenario: Scenario): Promise<void> {
     if (this.status !== 'declined') return;
-    if (!(await loadDocumentEngines().then(() => true, () => false))) return;
+    const scenarioCarriers = await carrierReader().catch(() => null);
+    if (!scenarioCarriers) return;
     const carriers = scenarioCarriers(scenario);
     const key = await documentKey(this.document ?? scenario).catch(() => '');
     this.question = { carriers, key, label: scenario.title, origin: this.origin };
     this.status = 'asking';
   }
+}
+
+/** The carrier reader, with the engines and schemas it parses with: none of it is in the first screen. */
+async function carrierReader(): Promise<(scenario: Scenario) => DocumentCarriers> {
+  await loadDocuments();
+  return documents().scenarioCarriers;
 }

@@ -4,13 +4,14 @@
  * (stops at that tool's `tool.proposed`, before anything about the call is decided).
  */
 import type { TraceEvent, TraceEventType } from '../../harness/index.ts';
-import { breakpointsSchema, type ScenarioBreakpoints } from '../../scenarios/schema-v1.ts';
+import type { ScenarioBreakpoints } from '../../scenarios/schema-v1.ts';
+import { TRANSITION_REASONS as REASONS } from '../../scenarios/vocabulary.ts';
 
 export type Breakpoints = ScenarioBreakpoints;
 export type BreakpointKind = 'event' | 'transition' | 'tool';
 
-/** The transition reasons a scenario may name (taken from the schema, so the two never drift). */
-export const TRANSITION_REASONS: readonly string[] = breakpointsSchema.shape.transitions.unwrap().element.options;
+/** The transition reasons a scenario may name (the list the schema checks them against, so the two never drift). */
+export const TRANSITION_REASONS: readonly string[] = REASONS;
 
 /** Event types offered as checkboxes, in loop order; the ones worth stopping at. */
 export const EVENT_KINDS: readonly (TraceEventType | `${string}.*`)[] = [

@@ -11,7 +11,7 @@
  *   built from it, so the edited request is what the model then receives).
  */
 import type { ContentBlock, Message, TraceEvent } from '../../harness/index.ts';
-import { repairTranscript, replaySession } from '../../harness/session/index.ts';
+import { repairTranscript, replaySession } from '../../harness/session/light.ts';
 import type { ScriptedBlock, ScriptedTurn } from '../../model/scripted/script.ts';
 
 export type PendingCall = { toolUseId: string; name: string; input: unknown };

@@ -6,9 +6,9 @@
  */
 import { realClock } from '../../harness/clock.ts';
 import type { ModelClient } from '../../harness/index.ts';
-import { replaySession } from '../../harness/session/index.ts';
+import { replaySession } from '../../harness/session/light.ts';
 import { createRecordingClient, type RecordingClient } from '../../model/recorder/recording-client.ts';
-import { toScenario } from '../../scenarios/from-recording.ts';
+import { documents } from '../state/documents.ts';
 import type { ScenarioV1 } from '../../scenarios/schema-v1.ts';
 import type { TraceEvent } from '../../harness/trace.ts';
 import type { ModelSettings } from '../state/settings.svelte.ts';
@@ -52,14 +52,14 @@ export class Recorder {
     this.calls = this.clients.reduce((n, c) => n + c.recording().turns.length, 0);
   }
 
-  /** The recorded runs as a v1 scenario built on `base`, or why not. */
+  /** The recorded runs as a v1 scenario built on `base`, or why not. After `loadDocuments()` (the stepper panel has). */
   save(base: ScenarioV1): { ok: true; scenario: ScenarioV1 } | { ok: false; error: string } {
     const recordings = this.clients.map((c) => c.recording());
     const turns = recordings.flatMap((r) => r.turns);
     if (turns.length === 0) return { ok: false, error: 'Nothing was recorded yet: turn Record on, then run with the live model.' };
     const first = recordings.find((r) => r.modelId !== null);
     const prompts = replaySession(this.events()).runs.flatMap((r) => (r.prompt ? [r.prompt] : []));
-    const r = toScenario(
+    const r = documents().toScenario(
       { turns, modelId: first?.modelId ?? null, recordedAt: first?.recordedAt ?? null },
       base,
       {

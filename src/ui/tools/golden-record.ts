@@ -4,7 +4,7 @@
  * from the live sandbox, and the case says so in its label.
  */
 import { recordGoldenCase, type GoldenCase, type RecordResult } from '../../harness/golden/index.ts';
-import { redactDeep, snapshotSandbox } from '../../harness/session/index.ts';
+import { redactDeep, snapshotSandbox } from '../../harness/session/light.ts';
 import type { TraceEvent } from '../../harness/trace.ts';
 import type { FilesAt } from '../state/run-controller.svelte.ts';
 import type { Sandbox } from '../../harness/ports.ts';
