@@ -75,3 +75,19 @@ test('a lesson opened while the last session is restored waits for it, says so, 
   expect(await rows(page).count()).toBe(0);
   expect(await runStatus(page)).toBe('idle');
 });
+
+// The page holds for the restore from its first moment (SessionManager.init), before the library it
+// needs to read a lesson link has arrived: once it has, a lesson link wins over the last session, as
+// a link does, and the hold is let go.
+test('a lesson link opened in a browser with a last session opens the lesson, not the session', async ({ page }) => {
+  await runToEnd(page, 'fix-a-bug');
+  // The same tab, reloaded at a lesson link (set without a hashchange, so the reload is what reads it).
+  await page.evaluate(() => history.replaceState(null, '', `${location.pathname}#lesson=max-tokens-recovery`));
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  await expect.poll(() => page.getByTestId('scenario-picker').inputValue()).toBe('max-tokens-recovery');
+  await expect.poll(() => page.getByTestId('restoring-banner').count()).toBe(0);
+  await expect.poll(() => page.getByTestId('btn-step').isEnabled()).toBe(true);
+  expect(await rows(page).count()).toBe(0);
+  expect(await runStatus(page)).toBe('idle');
+});

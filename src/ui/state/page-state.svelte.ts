@@ -135,8 +135,10 @@ export class PageState {
    * is reopened, unless a link (#s=…) or a lesson link (#lesson=<id>&step=<n>) says otherwise.
    */
   async start(): Promise<void> {
-    const lessonLink = parseLessonHash(location.hash);
-    await this.sessions.init({ resume: !this.opened && !lessonLink, after: Promise.all([this.userScope.load(), this.course.load(), this.loadLibrary()]) });
+    // A lesson link names a built-in: it is known once the library is in (`after`).
+    let lessonLink: LessonLink | null = null;
+    const after = Promise.all([this.userScope.load(), this.course.load(), this.loadLibrary()]).then(() => (lessonLink = parseLessonHash(location.hash)));
+    await this.sessions.init({ resume: () => !this.opened && !lessonLink, after });
     if (lessonLink) await this.openLesson(lessonLink);
   }
 

@@ -95,19 +95,20 @@ export class SessionManager {
   private get storage() { return this.recording.storage; }
 
   /**
-   * Lists the sessions and, when asked, reopens the one that was open before the reload. `after`:
-   * what the page loads first (the user scope, the course progress, the library: the restore needs
-   * them); the restore holds the page from this call on, not from when they are in, so a click in
-   * between is queued rather than raced (they wait on chunks and stores, which can take a while).
+   * Lists the sessions and, when `resume()` says so, reopens the one that was open before the reload.
+   * `after`: what the page loads first (the user scope, the course progress, the library: the restore
+   * needs them, and `resume` may read them). The page is held from this call on, not from when they are
+   * in, so a click in between is queued rather than raced (they wait on chunks and stores, which can
+   * take a while); when it turns out there is nothing to resume, it is let go.
    */
-  async init(opts: { resume: boolean; after?: Promise<unknown> }): Promise<void> {
-    const last = opts.resume ? this.storage?.getItem(LAST_SESSION_KEY) : null;
+  async init(opts: { resume: () => boolean; after?: Promise<unknown> }): Promise<void> {
+    const last = this.storage?.getItem(LAST_SESSION_KEY);
     // The reload race: until the last session is back on screen, nothing starts (the page says so).
     if (last) this.ctl.restoring = true;
     try {
       await opts.after;
       await this.refresh();
-      if (!last) return;
+      if (!last || !opts.resume()) return;
       if (!this.sessions.some((s) => s.id === last)) {
         this.storage?.removeItem(LAST_SESSION_KEY);
         return;
