@@ -140,7 +140,7 @@ const median = (xs: number[]) => {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median(xs).toFixed(0)} ${unit}  [${xs.map((x) => x.toFixed(0)).join(', ')}] |`;
 
-type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[]; stepInFrame: number[]; visitor: { usable: number[]; step: number[]; evaluated: number[]; sandboxReady: number[] } };
+type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[]; stepInFrame: number[]; visitor: { usable: number[]; step: number[]; evaluated: number[]; sandboxReady: number[]; harnessLoaded: number[] } };
 
 /** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
 async function freshContext(browser: Browser): Promise<BrowserContext> {
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
   const probedServers = [];
   for (const d of probed) probedServers.push(await startVitePreview(ROOT, d));
   const visitorBrowser = await launchPipeBrowser(executablePath, CHROMIUM_ARGS);
-  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [], stepInFrame: [], visitor: { usable: [], step: [], evaluated: [], sandboxReady: [] } }));
+  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [], stepInFrame: [], visitor: { usable: [], step: [], evaluated: [], sandboxReady: [], harnessLoaded: [] } }));
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -267,6 +267,7 @@ async function main(): Promise<void> {
         v.step.push(seen.step);
         v.evaluated.push(seen.evaluated);
         v.sandboxReady.push(seen.sandboxReady);
+        v.harnessLoaded.push(seen.harnessLoaded);
       }
       await floorRound(browser, floorServer.url, floor);
       loads.push(loadavg()[0]!);
@@ -303,6 +304,7 @@ async function main(): Promise<void> {
     console.log(row('first Step, warm page settled (click → first event row)', s.step));
     console.log(row('visitor’s browser (no DevTools session on the page): cold: the entry’s modules evaluated', s.visitor.evaluated));
     console.log(row('visitor’s browser: cold: first sandbox ready', s.visitor.sandboxReady));
+    console.log(row('visitor’s browser: cold: the harness a Step runs has loaded (mark hp:harness-loaded; NaN before round 20)', s.visitor.harnessLoaded));
     console.log(row('visitor’s browser: cold time-to-usable, in an open tab', s.visitor.usable));
     console.log(row('visitor’s browser: first Step clicked in the frame Step is enabled, cold', s.visitor.step));
   });

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { navigate, openBlankTab, waitForTitle, type PipeBrowser } from './pipe-browser.ts';
 
 /** What one visitor's load reports (ms from navigation start; NaN for a mark the build does not set). */
-export type VisitorLoad = { usable: number; step: number; evaluated: number; mounted: number; workerStarted: number; sandboxReady: number };
+export type VisitorLoad = { usable: number; step: number; evaluated: number; mounted: number; workerStarted: number; sandboxReady: number; harnessLoaded: number };
 
 const TITLE = 'hp-visitor ';
 
@@ -33,7 +33,7 @@ const PROBE = `(() => {
       document.title = ${JSON.stringify(TITLE)} + JSON.stringify({
         usable, step,
         evaluated: mark('hp:modules-evaluated'), mounted: mark('hp:mounted'),
-        workerStarted: mark('hp:sandbox-worker-started'), sandboxReady: mark('hp:sandbox-ready'),
+        workerStarted: mark('hp:sandbox-worker-started'), sandboxReady: mark('hp:sandbox-ready'), harnessLoaded: mark('hp:harness-loaded'),
       });
     };
     const observer = new MutationObserver(() => {
@@ -82,7 +82,7 @@ export async function visitorLoad(browser: PipeBrowser, url: string, quiet: () =
     const title = await waitForTitle(browser, targetId, (t) => t.startsWith(TITLE));
     const seen = JSON.parse(title.slice(TITLE.length)) as Record<keyof VisitorLoad, number | null>;
     const n = (v: number | null) => (v === null ? Number.NaN : v);
-    return { usable: n(seen.usable), step: n(seen.step), evaluated: n(seen.evaluated), mounted: n(seen.mounted), workerStarted: n(seen.workerStarted), sandboxReady: n(seen.sandboxReady) };
+    return { usable: n(seen.usable), step: n(seen.step), evaluated: n(seen.evaluated), mounted: n(seen.mounted), workerStarted: n(seen.workerStarted), sandboxReady: n(seen.sandboxReady), harnessLoaded: n(seen.harnessLoaded) };
   } finally {
     await browser.send('Target.disposeBrowserContext', { browserContextId: contextId }).catch(() => undefined);
   }
