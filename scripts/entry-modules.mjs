@@ -13,7 +13,8 @@ import { build } from 'vite';
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const targets = (process.argv[2] ?? 'zod,yaml,re2js,loop/agent-loop,@modelcontextprotocol').split(',');
 const short = (id) => id.replace(`${root}/`, '').replace(/.*node_modules\//, 'nm:');
-const isTarget = (id, t) => (id.includes('node_modules') ? id.includes(`node_modules/${t}/`) : id.includes(t));
+// A package name matches only its node_modules files (`zod` is not `src/zod-jitless.ts`); a path with a `/`, our sources.
+const isTarget = (id, t) => (id.includes('node_modules') ? id.includes(`node_modules/${t}/`) : t.includes('/') && id.includes(t));
 
 let report = null;
 const plugin = {

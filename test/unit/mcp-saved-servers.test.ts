@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { LocalMcpServerStore, MCP_SERVER_KEY_PREFIX } from '../../src/storage/local/mcp-server-store.ts';
 import { parseSavedMcpServer, savedRecordOf, specOfSaved } from '../../src/storage/mcp-servers.ts';
 import { Quarantine } from '../../src/storage/quarantine.ts';
+import { savedServerUrls } from '../../src/storage/local/mcp-server-keys.ts';
+import { McpSession } from '../../src/ui/mcp/mcp-session.svelte.ts';
+import { allowedConnectOrigins } from '../../src/security/connect-lock.svelte.ts';
 
 /** A Storage with the browser's interface, in memory. */
 class MemoryStorage {
@@ -100,5 +103,30 @@ describe('saved MCP servers', () => {
     const record = savedRecordOf(lb, 1);
     if (typeof record === 'string') throw new Error(record);
     expect(new LocalMcpServerStore(storage).save(record)).toMatch(/could not be saved in this browser \(QuotaExceededError\)/);
+  });
+
+  // A live page narrows connect-src at start-up; the saved servers' full read (zod) comes later. Their
+  // origins are allowed first, from their URLs alone — so a saved server can connect after a reload.
+  it('the saved servers\' origins are allowed at start-up, before their full read: only records under their own name with a string URL', async () => {
+    const storage = new MemoryStorage();
+    const record = savedRecordOf({ ...lb, url: 'http://127.0.0.1:4711/mcp' }, 1);
+    if (typeof record === 'string') throw new Error(record);
+    new LocalMcpServerStore(storage).save(record);
+    storage.setItem(`${MCP_SERVER_KEY_PREFIX}posing`, JSON.stringify({ name: 'other', url: 'http://127.0.0.1:4712/' }));
+    storage.setItem(`${MCP_SERVER_KEY_PREFIX}nourl`, JSON.stringify({ name: 'nourl', url: 5 }));
+    storage.setItem(`${MCP_SERVER_KEY_PREFIX}torn`, '{"name":"torn","url":"http://127.0.0.1:4713/');
+    expect(savedServerUrls(storage)).toEqual(['http://127.0.0.1:4711/mcp']);
+    expect(savedServerUrls(null)).toEqual([]);
+
+    let opened = false;
+    const session = new McpSession(async () => ((opened = true), new LocalMcpServerStore(storage)), savedServerUrls(storage));
+    // Allowed by the constructor, before the store (and its schema) is opened.
+    expect(allowedConnectOrigins()).toContain('http://127.0.0.1:4711');
+    expect(allowedConnectOrigins()).not.toContain('http://127.0.0.1:4712');
+    expect(opened).toBe(false);
+    expect(session.saved).toEqual([]);
+    await session.loadSaved();
+    expect(opened).toBe(true);
+    expect(session.saved.map((s) => s.name)).toEqual(['lb']);
   });
 });

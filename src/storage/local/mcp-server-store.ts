@@ -5,7 +5,9 @@
 import { rawText, type Quarantine } from '../quarantine.ts';
 import { damagedMcpServer, parseSavedMcpServer, type SavedMcpServer, type SavedMcpServerStore } from '../mcp-servers.ts';
 
-export const MCP_SERVER_KEY_PREFIX = 'hp.mcp.server.';
+import { MCP_SERVER_KEY_PREFIX } from './mcp-server-keys.ts';
+
+export { MCP_SERVER_KEY_PREFIX };
 
 type Storage_ = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 

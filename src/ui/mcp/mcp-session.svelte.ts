@@ -8,8 +8,9 @@
  * Servers added by URL are saved in this browser (`storage/mcp-servers.ts`). After a reload they
  * are `saved`: listed, not in the registry — so neither the panel nor a run connects them (a run
  * connects every registry server) — until the user clicks Connect. Their origins are allowed again
- * when the list is read: by the MCP panel, or by the first run (`runOptions`) — before a live model
- * call can narrow the page's connect-src.
+ * at start-up, before a page in live mode narrows its connect-src: from the records' URLs, read
+ * without the records' full check (`storage/local/mcp-server-keys.ts`), which comes with the list —
+ * read by the MCP panel, or by the first run (`runOptions`).
  *
  * The first screen carries none of it: the registry (and the tool schemas it builds) and the saved
  * records' validation (zod) are imported on first use.
@@ -22,6 +23,7 @@ import { SvelteSet } from 'svelte/reactivity';
 import { allowConnectOrigin } from '../../security/connect-lock.svelte.ts';
 import type { SavedMcpServer, SavedMcpServerStore } from '../../storage/mcp-servers.ts';
 import { pageQuarantine } from '../../storage/quarantine.ts';
+import { savedServerUrls } from '../../storage/local/mcp-server-keys.ts';
 
 export const IN_PAGE_TEMPLATE = `// An in-page MCP server. It runs in the isolated user-code runtime (a sandboxed worker:
 // no network, no app storage). Register tools; the harness speaks MCP to it.
@@ -58,8 +60,16 @@ export class McpSession {
   #registry: Promise<mcp.McpRegistry> | null = null;
   #store: Promise<SavedMcpServerStore | null> | null = null;
 
-  /** `openStore`: the saved servers' store, opened on first use (`loadSaved`); none keeps nothing. */
-  constructor(private readonly openStore: (() => Promise<SavedMcpServerStore>) | null = null) {}
+  /**
+   * `openStore`: the saved servers' store, opened on first use (`loadSaved`); none keeps nothing.
+   * `savedUrls`: the saved servers' URLs, whose origins are allowed now (`savedServerUrls`).
+   */
+  constructor(
+    private readonly openStore: (() => Promise<SavedMcpServerStore>) | null = null,
+    savedUrls: readonly string[] = [],
+  ) {
+    for (const url of savedUrls) allowConnectOrigin(url);
+  }
 
   /**
    * Reads the servers saved in this browser (once) and allows their origins. The panel calls it as it
@@ -192,4 +202,5 @@ function checkName(name: string): string | null {
 /** The page's one MCP session (the panel and the run controller share it). */
 export const mcpSession = new McpSession(
   globalThis.localStorage ? () => import('../../storage/local/mcp-server-store.ts').then(({ LocalMcpServerStore }) => new LocalMcpServerStore(globalThis.localStorage, pageQuarantine)) : null,
+  savedServerUrls(globalThis.localStorage ?? null),
 );
