@@ -1,12 +1,13 @@
 /**
  * Where a cold first screen's main thread goes, by source module: `npx tsx
- * test/bench/first-screen-profile.ts [--runs N] [--dist DIR]`. Not part of `npm run bench` (it
+ * test/bench/first-screen-profile.ts [--runs N] [--dist DIR] [--first-step]`. Not part of `npm run bench` (it
  * builds): the first-screen bench says how long, this says what to cut.
  *
  * It builds the app unminified (`vite build --minify false`, into a temp folder unless `--dist`
  * names one already built that way), where every module starts with a `// src/…` or
  * `// node_modules/…` comment; loads it cold (a fresh browser profile) with V8's sampling profiler
- * on until the Step button is enabled; maps each sample's line back to its module, and prints:
+ * on until the Step button is enabled (with `--first-step`, on through a Step clicked then, to its first
+ * event row: the harness's load and the run's start); maps each sample's line back to its module, and prints:
  * - self time by module (node_modules folded to their package) and the browser's own buckets
  *   (`(program)`: parse, compile, style, layout; `(garbage collector)`; `(idle)`);
  * - inclusive time by source module (a module counts once per stack: what its code started);
@@ -26,6 +27,8 @@ import { timeToUsable, watchUsable } from './usable-timing.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const arg = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
 const RUNS = Number(arg('--runs') ?? 3);
+/** `--first-step`: profile on through a Step clicked at usable, to its first event row (what the harness's load costs). */
+const FIRST_STEP = process.argv.includes('--first-step');
 const SLICE_MS = 50;
 
 type CallFrame = { functionName: string; url: string; lineNumber: number };
@@ -91,6 +94,10 @@ async function main(): Promise<void> {
       await cdp.send('Profiler.start');
       await page.goto(`${server.url}/`);
       usable.push(await timeToUsable(page));
+      if (FIRST_STEP) {
+        await page.getByTestId('btn-step').click();
+        await page.locator('[data-testid="event-list"] [data-testid="event-row"]').first().waitFor();
+      }
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
       await context.close();
       const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -124,7 +131,7 @@ async function main(): Promise<void> {
     if (!given) rmSync(dist, { recursive: true, force: true });
   }
   const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.log(`\nCold first screen, ${RUNS} fresh profiles, unminified build: usable at ${usable.map((u) => u.toFixed(0)).join(', ')} ms (profiler on: slower than the bench)`);
+  console.log(`\nCold first screen${FIRST_STEP ? ' and a Step clicked at usable, to its first event' : ''}, ${RUNS} fresh profiles, unminified build: usable at ${usable.map((u) => u.toFixed(0)).join(', ')} ms (profiler on: slower than the bench)`);
   console.log('\nSelf time by module (ms, mean per load)');
   for (const [k, v] of top(self, 30)) console.log(`| ${v.toFixed(1).padStart(6)} | ${k} |`);
   console.log('\nInclusive time by source module (what its code started)');
