@@ -13,24 +13,32 @@ export const MCP_SERVER_KEY_PREFIX = 'hp.mcp.server.';
 
 type Storage_ = Pick<Storage, 'getItem' | 'key' | 'length'>;
 
+/** The keys of the saved servers; none when storage is off. */
+export function savedServerKeys(storage: Pick<Storage, 'key' | 'length'> | null): string[] {
+  try {
+    const keys: string[] = [];
+    for (let i = 0; storage && i < storage.length; i++) {
+      const k = storage.key(i);
+      if (k?.startsWith(MCP_SERVER_KEY_PREFIX)) keys.push(k);
+    }
+    return keys;
+  } catch {
+    return []; // Storage disabled: nothing saved.
+  }
+}
+
 /** The URLs of the saved servers (unchecked but for the above); none when storage is off. */
 export function savedServerUrls(storage: Storage_ | null): string[] {
   const urls: string[] = [];
-  try {
-    for (let i = 0; storage && i < storage.length; i++) {
-      const key = storage.key(i);
-      if (!key?.startsWith(MCP_SERVER_KEY_PREFIX)) continue;
-      let record: unknown;
-      try {
-        record = JSON.parse(storage.getItem(key) ?? 'null');
-      } catch {
-        continue;
-      }
-      const { name, url } = (record ?? {}) as { name?: unknown; url?: unknown };
-      if (typeof url === 'string' && `${MCP_SERVER_KEY_PREFIX}${String(name)}` === key) urls.push(url);
+  for (const key of savedServerKeys(storage)) {
+    let record: unknown;
+    try {
+      record = JSON.parse(storage?.getItem(key) ?? 'null');
+    } catch {
+      continue;
     }
-  } catch {
-    // Storage disabled: nothing saved.
+    const { name, url } = (record ?? {}) as { name?: unknown; url?: unknown };
+    if (typeof url === 'string' && `${MCP_SERVER_KEY_PREFIX}${String(name)}` === key) urls.push(url);
   }
   return urls;
 }

@@ -5,7 +5,7 @@
 import { rawText, type Quarantine } from '../quarantine.ts';
 import { damagedMcpServer, parseSavedMcpServer, type SavedMcpServer, type SavedMcpServerStore } from '../mcp-servers.ts';
 
-import { MCP_SERVER_KEY_PREFIX } from './mcp-server-keys.ts';
+import { MCP_SERVER_KEY_PREFIX, savedServerKeys } from './mcp-server-keys.ts';
 
 export { MCP_SERVER_KEY_PREFIX };
 
@@ -58,15 +58,6 @@ export class LocalMcpServerStore implements SavedMcpServerStore {
   }
 
   private keys(): string[] {
-    try {
-      const keys: string[] = [];
-      for (let i = 0; i < this.storage.length; i++) {
-        const k = this.storage.key(i);
-        if (k?.startsWith(MCP_SERVER_KEY_PREFIX)) keys.push(k);
-      }
-      return keys;
-    } catch {
-      return []; // Storage disabled: nothing saved.
-    }
+    return savedServerKeys(this.storage);
   }
 }
