@@ -16,6 +16,11 @@ import type { ScopedSettings } from '../harness/settings/index.ts';
 export type PrepareMcpOptions = {
   /** The session's servers (the UI's); a run-local one is made from `connector` otherwise. */
   registry?: mcp.McpRegistry;
+  /**
+   * The session's registry made on demand, when there is no `registry` yet: opened only for a project
+   * with a `.mcp.json` (the page's: its MCP SDK stays unloaded for every other run).
+   */
+  openRegistry?: () => Promise<mcp.McpRegistry>;
   connector?: McpConnector;
   /** Project servers the user approved at the prompt (`mcp.projectApprovalKey`s). */
   userApproved?: ReadonlySet<string>;
@@ -34,12 +39,13 @@ const NOTHING: PreparedMcp = { tools: [], events: [], dispose: async () => {} };
 
 export async function prepareMcp(
   opts: PrepareMcpOptions | undefined,
-  ctx: { scenario: Scenario; sandbox: Sandbox; trusted: boolean; settingsScopes: readonly ScopedSettings[]; now: () => number; signal?: AbortSignal },
+  ctx: { scenario: Scenario; sandbox: Sandbox; trusted: boolean; settingsScopes: readonly ScopedSettings[]; now: () => number; signal?: AbortSignal; hasProjectFile?: boolean },
 ): Promise<PreparedMcp> {
-  const hasProjectFile = (await ctx.sandbox.fs.stat(`${ctx.sandbox.workdir}/${mcp.MCP_JSON}`).catch(() => null)) !== null;
+  const hasProjectFile = ctx.hasProjectFile ?? (await hasMcpJson(ctx.sandbox));
   if (!opts?.registry && !hasProjectFile && !opts?.cliConfigs?.length) return NOTHING;
-  const own = !opts?.registry;
-  const registry = opts?.registry ?? new mcp.McpRegistry(opts?.connector ?? null, ctx.now);
+  const session = opts?.registry ?? (opts?.openRegistry ? await opts.openRegistry() : undefined);
+  const own = !session;
+  const registry = session ?? new mcp.McpRegistry(opts?.connector ?? null, ctx.now);
   const settings = mcp.mergeApprovalSettings([
     mcp.approvalSettingsOf(ctx.scenario.settings as Record<string, unknown>),
     ...ctx.settingsScopes.map((s) => mcp.approvalSettingsOf(s.settings as Record<string, unknown>)),
@@ -60,6 +66,11 @@ export async function prepareMcp(
     events: [...configEvents, ...registry.drainEvents()],
     dispose: own ? () => registry.closeAll() : async () => {},
   };
+}
+
+/** Whether the project has a `.mcp.json` (`prepareRun` asks with its other reads and passes the answer in). */
+export async function hasMcpJson(sandbox: Sandbox): Promise<boolean> {
+  return (await sandbox.fs.stat(`${sandbox.workdir}/${mcp.MCP_JSON}`).catch(() => null)) !== null;
 }
 
 /** `--mcp-config` servers into the registry (user scope); what cannot be used becomes an `mcp.error`. */

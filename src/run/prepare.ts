@@ -31,7 +31,7 @@ import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.ts';
 import { prepareAgents } from './prepare-agents.ts';
 import { seedGitRepo } from './git-seed.ts';
 import { sandboxSettingsScopes } from './sandbox-settings-scopes.ts';
-import { agentToolPool } from '../harness/agents/index.ts';
+import { agentToolPool, loadDefinitions } from '../harness/agents/index.ts';
 import { isolatedTeammateWorkspace } from '../harness/agents/index.ts';
 import { withTeamEnd } from '../harness/agents/index.ts';
 import { DEFAULT_HEARTBEAT_MS } from '../harness/agents/index.ts';
@@ -39,7 +39,7 @@ import { agentLoop } from '../harness/index.ts';
 import type { RunResult } from '../harness/index.ts';
 import type { TraceEvent } from '../harness/trace.ts';
 import { scriptedAgentModels } from '../model/scripted/agent-scripts.ts';
-import { prepareMcp } from './prepare-mcp.ts';
+import { hasMcpJson, prepareMcp } from './prepare-mcp.ts';
 import { seedFiles } from './seed-files.ts';
 import type { PrepareOptions, PreparedRun } from './prepare-options.ts';
 
@@ -83,8 +83,35 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
   }
 
   const settings = applyTrust(harnessSettingsOf(scenario), opts.trusted ?? false);
-  // Like Claude Code: the sandbox's own .claude/settings.json and settings.local.json (a scope passed in wins).
-  const fromSandbox = await sandboxSettingsScopes(sandbox, opts.settingsScopes ?? [], opts.trusted ?? false);
+  // The run's reads go out together: each is a round trip to the sandbox's worker (or IndexedDB), and
+  // one after another they were ~25 ms of a cold page's first Step. None depends on another's result.
+  const documentRead = opts.memoryStore ? Promise.resolve(opts.document ?? documentKey(scenario).then((hash) => ({ id: scenario.id, title: scenario.title, hash }))) : Promise.resolve(undefined);
+  const [document, fromSandbox, memory, commands, agents, definitions, hasProjectMcp] = await Promise.all([
+    documentRead,
+    // Like Claude Code: the sandbox's own .claude/settings.json and settings.local.json (a scope passed in wins).
+    sandboxSettingsScopes(sandbox, opts.settingsScopes ?? [], opts.trusted ?? false),
+    // Memory is chosen once, at a conversation's first prompt: CLAUDE.md files plus relevant memories.
+    history.length === 0 && opts.memory === undefined
+      ? documentRead.then((doc) =>
+          prepareMemory({
+            fs: sandbox.fs,
+            cwd: sandbox.workdir,
+            prompt: opts.prompt ?? scenario.prompt,
+            now: clock.now(),
+            ...(opts.memoryStore ? { store: opts.memoryStore } : {}),
+            ...(doc ? { documentHash: doc.hash } : {}),
+            ...(opts.documentContext === 'drop' ? { skipClaudeMd: true } : {}),
+          }),
+        )
+      : undefined,
+    // Custom slash commands: listed always, run only when the document is trusted (their prompt and allowed-tools act).
+    loadCommands(sandbox.fs, sandbox.workdir, { trusted: opts.trusted ?? false }),
+    prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) }),
+    // The subagent definitions (`.claude/agents/`), for the agent tool.
+    loadDefinitions(sandbox.fs, sandbox.workdir),
+    // Whether the project has a `.mcp.json` (what MCP does is decided below, once the settings are read).
+    hasMcpJson(sandbox),
+  ]);
   const scopes = [...(opts.settingsScopes ?? []), ...fromSandbox.scopes].map((sc) => ({ ...sc, settings: applyTrust(sc.settings, opts.trusted ?? false) }));
   const merged = mergeSettings([...scopes, { source: 'scenario', settings }]);
   const fromScopes = permissionContextOf(merged, sandbox.workdir, opts.mode ? { mode: opts.mode } : {});
@@ -109,31 +136,14 @@ export async function prepareRun(opts: PrepareOptions): Promise<PreparedRun> {
         }
       : undefined;
 
-  const document = opts.memoryStore ? (opts.document ?? { id: scenario.id, title: scenario.title, hash: await documentKey(scenario) }) : undefined;
-  // Memory is chosen once, at a conversation's first prompt: CLAUDE.md files plus relevant memories.
-  const memory =
-    history.length === 0 && opts.memory === undefined
-      ? await prepareMemory({
-          fs: sandbox.fs,
-          cwd: sandbox.workdir,
-          prompt: opts.prompt ?? scenario.prompt,
-          now: clock.now(),
-          ...(opts.memoryStore ? { store: opts.memoryStore } : {}),
-          ...(document ? { documentHash: document.hash } : {}),
-          ...(opts.documentContext === 'drop' ? { skipClaudeMd: true } : {}),
-        })
-      : undefined;
-
   // The approval keys (`enableAllProjectMcpServers`, `enabledMcpjsonServers`) count from every scope, the sandbox's own files too.
-  const mcpRun = await prepareMcp(opts.mcp, { scenario, sandbox, trusted: opts.trusted ?? false, settingsScopes: scopes, now: () => clock.now(), ...(opts.signal ? { signal: opts.signal } : {}) });
-  // Custom slash commands: listed always, run only when the document is trusted (their prompt and allowed-tools act).
-  const commands = await loadCommands(sandbox.fs, sandbox.workdir, { trusted: opts.trusted ?? false });
-  const agents = await prepareAgents({ scenario, sandbox, firstRun: history.length === 0, ...(opts.skillFiles ? { skillFiles: opts.skillFiles } : {}), ...(opts.steering ? { steering: opts.steering } : {}), ...(opts.agentTools ? { extraFeatures: opts.agentTools } : {}) });
+  const mcpRun = await prepareMcp(opts.mcp, { scenario, sandbox, trusted: opts.trusted ?? false, settingsScopes: scopes, now: () => clock.now(), hasProjectFile: hasProjectMcp, ...(opts.signal ? { signal: opts.signal } : {}) });
   // Subagents: a live client serves every agent; a scripted model plays each child's own turns.
   const live = opts.model;
   const custom = liveCustomTools(opts.liveCustomTools ?? (() => scenario.settings.customTools), opts.trusted ?? false, opts.toolRunner);
   const { tools, team } = await agentToolPool({
     sandbox: runSandbox,
+    definitions,
     // Children get the same base tools as the parent (with the scenario's skills, tasks, background).
     base: () => withCustomTools([...agents.tools(builtinTools()), ...mcpRun.tools], custom),
     runtime: {

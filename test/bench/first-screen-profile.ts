@@ -29,6 +29,8 @@ const arg = (flag: string) => (process.argv.includes(flag) ? process.argv[proces
 const RUNS = Number(arg('--runs') ?? 3);
 /** `--first-step`: profile on through a Step clicked at usable, to its first event row (what the harness's load costs). */
 const FIRST_STEP = process.argv.includes('--first-step');
+/** `--settled-step`: load the page, let it settle (the harness loaded, then 1.5 s), and profile only a Step, to its first event row. */
+const SETTLED_STEP = process.argv.includes('--settled-step');
 const SLICE_MS = 50;
 
 type CallFrame = { functionName: string; url: string; lineNumber: number };
@@ -91,10 +93,15 @@ async function main(): Promise<void> {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-      await cdp.send('Profiler.start');
+      if (!SETTLED_STEP) await cdp.send('Profiler.start');
       await page.goto(`${server.url}/`);
       usable.push(await timeToUsable(page));
-      if (FIRST_STEP) {
+      if (SETTLED_STEP) {
+        await page.waitForFunction(() => performance.getEntriesByName('hp:harness-loaded').length > 0);
+        await page.waitForTimeout(1500);
+        await cdp.send('Profiler.start');
+      }
+      if (FIRST_STEP || SETTLED_STEP) {
         await page.getByTestId('btn-step').click();
         await page.locator('[data-testid="event-list"] [data-testid="event-row"]').first().waitFor();
       }
@@ -131,7 +138,7 @@ async function main(): Promise<void> {
     if (!given) rmSync(dist, { recursive: true, force: true });
   }
   const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.log(`\nCold first screen${FIRST_STEP ? ' and a Step clicked at usable, to its first event' : ''}, ${RUNS} fresh profiles, unminified build: usable at ${usable.map((u) => u.toFixed(0)).join(', ')} ms (profiler on: slower than the bench)`);
+  console.log(`\n${SETTLED_STEP ? 'A Step on a settled page, to its first event' : `Cold first screen${FIRST_STEP ? ' and a Step clicked at usable, to its first event' : ''}`}, ${RUNS} fresh profiles, unminified build: usable at ${usable.map((u) => u.toFixed(0)).join(', ')} ms (profiler on: slower than the bench)`);
   console.log('\nSelf time by module (ms, mean per load)');
   for (const [k, v] of top(self, 30)) console.log(`| ${v.toFixed(1).padStart(6)} | ${k} |`);
   console.log('\nInclusive time by source module (what its code started)');

@@ -129,4 +129,15 @@ describe('saved MCP servers', () => {
     expect(opened).toBe(true);
     expect(session.saved.map((s) => s.name)).toEqual(['lb']);
   });
+
+  it("a run does not wait for the saved list (it connects none of them), and gets the registry only on demand", async () => {
+    let opened = false;
+    // A store that is still opening (its chunk and schema on the way) for as long as this test runs.
+    const session = new McpSession(() => ((opened = true), new Promise<never>(() => {})));
+    const options = await session.runOptions('doc-A');
+    expect(opened).toBe(true);
+    expect(options.mcp.registry).toBeUndefined();
+    expect(typeof options.mcp.openRegistry).toBe('function');
+    expect(options.mcp.document).toBe('doc-A');
+  });
 });

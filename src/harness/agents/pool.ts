@@ -10,11 +10,13 @@ import { teamTools } from './teams/tools.ts';
 import type { Team, TeamRuntime } from './teams/team.ts';
 import { todoWriteTool } from './todos/todo-tool.ts';
 import { agentTool } from './subagents/agent-tool.ts';
-import { loadDefinitions, type DefinitionProblem } from './subagents/definitions.ts';
+import { loadDefinitions, type DefinitionProblem, type LoadedDefinitions } from './subagents/definitions.ts';
 import type { SubagentRuntime } from './subagents/runtime.ts';
 
 export type AgentPoolOptions = {
   sandbox: Sandbox;
+  /** The definitions, when the caller read them already (with its other reads); default: read from `sandbox` here. */
+  definitions?: LoadedDefinitions;
   /** Fresh instances of the base tools (e.g. `builtinTools`). */
   base: () => AnyTool[];
   runtime: Omit<SubagentRuntime, 'definitions' | 'problems' | 'tools' | 'depth'>;
@@ -23,7 +25,7 @@ export type AgentPoolOptions = {
 };
 
 export async function agentToolPool(opts: AgentPoolOptions): Promise<{ tools: AnyTool[]; problems: DefinitionProblem[]; team?: Team }> {
-  const { definitions, problems } = await loadDefinitions(opts.sandbox.fs, opts.sandbox.workdir);
+  const { definitions, problems } = opts.definitions ?? (await loadDefinitions(opts.sandbox.fs, opts.sandbox.workdir));
   const childPool = () => [...opts.base(), todoWriteTool()];
   const runtime: SubagentRuntime = { ...opts.runtime, definitions, problems, tools: childPool, depth: 0 };
   const tools = [...opts.base(), todoWriteTool(), agentTool(runtime)];

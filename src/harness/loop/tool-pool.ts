@@ -25,7 +25,8 @@ export type ToolPoolView = {
   /** The tools a call can name, in request order (a deferred tool not loaded yet is a stub that refuses). */
   visible: AnyTool[];
   hidden: { name: string; rule: string }[];
-  schemas: ToolSchema[];
+  /** The request's `tools`, in order: derived on first read, then the same array. */
+  readonly schemas: ToolSchema[];
   caps: Record<string, number>;
   /** Deferred tools not loaded yet (names only in the request). */
   deferred: string[];
@@ -57,11 +58,16 @@ function viewOf(pool: readonly AnyTool[], always: readonly AnyTool[], rules: rea
   const offered = anyDeferred ? [...all.filter((t) => !d.names.has(t.name)), d.search!, ...loadedTools] : all;
   const waiting = anyDeferred ? all.filter(isWaiting) : [];
   const visible = [...offered, ...waiting.map(notLoadedYet)];
+  let schemas: ToolSchema[] | undefined;
   return {
     pool,
     visible,
     hidden,
-    schemas: offered.map(toolSchemaOf),
+    // Built at the first request that sends them, not with the view: a run's first event (`run.start`)
+    // sends none, and every tool's JSON Schema was ~10 ms of a cold page's first Step.
+    get schemas() {
+      return (schemas ??= offered.map(toolSchemaOf));
+    },
     caps: Object.fromEntries(visible.map((t) => [t.name, t.maxResultChars])),
     deferred: waiting.map((t) => t.name),
     appended: loadedTools.length,

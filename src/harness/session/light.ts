@@ -6,7 +6,7 @@
 export type { SandboxSnapshot, SnapshotDelta, SessionMarker, SessionLogEvent } from './types.ts';
 export { isSessionMarker, traceEventsOf } from './types.ts';
 export { SessionLogWriter, type LogWriterOptions, type FlushResult } from './log-writer.ts';
-export { persistRun, defaultSnapshotTrigger, type PersistRunOptions } from './persist-run.ts';
+export { persistRun, defaultSnapshotTrigger, startedEarly, type PersistRunOptions } from './persist-run.ts';
 export { persistEvent } from './persist-run.ts';
 export { replaySession, GRANTS_NOT_RESTORED, type ReplayedSession, type ReplayedRun } from './replay.ts';
 export { repairTranscript, type RepairResult } from './repair.ts';

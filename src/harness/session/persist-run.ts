@@ -9,12 +9,17 @@
  * were when event n happened. Default triggers: `run.start` (the seeded or previous files),
  * `sandbox.changed` (after a turn's tools wrote) and `run.end`. Unchanged files cost nothing: the
  * tracker stores only deltas, and no entry at all when nothing changed.
+ *
+ * `firstSnapshot` and {@link startedEarly} let a caller overlap the waits before the first event
+ * (the snapshot's reads, the run computing its event, the caller's own store write) for a run that
+ * writes no file before its first event — the agent loop's is `run.start`.
  */
 import type { RunResult } from '../loop/types.ts';
 import type { Clock, SandboxFs } from '../ports.ts';
 import type { TraceEvent } from '../trace.ts';
 import type { SessionLogWriter } from './log-writer.ts';
 import type { SnapshotOptions, SnapshotTracker } from './snapshot.ts';
+import type { SnapshotDelta } from './types.ts';
 
 export type PersistRunOptions = {
   writer: SessionLogWriter;
@@ -25,6 +30,11 @@ export type PersistRunOptions = {
   snapshotBefore?: (event: TraceEvent) => boolean;
   /** A snapshot that failed (a file vanished mid-walk …); the run goes on without it. */
   onSnapshotError?: (message: string) => void;
+  /**
+   * The files' first snapshot, already under way (`snapshots.tracker.take`), for a run that writes no
+   * file before its first event: logged just before that event, in place of the one its trigger takes.
+   */
+  firstSnapshot?: Promise<SnapshotDelta | null>;
 };
 
 export const defaultSnapshotTrigger = (e: TraceEvent): boolean =>
@@ -42,12 +52,17 @@ export async function* persistRun(
     await run.return(undefined as never).catch(() => undefined);
     throw new Error(claim.error);
   }
+  // Awaited at the first event; a run that fails before it must not leave the snapshot's failure unhandled.
+  opts.firstSnapshot?.catch(() => undefined);
   let finished = false;
   try {
     let step = await run.next();
+    let first = opts.firstSnapshot;
     while (!step.done) {
       const event = step.value;
-      if (opts.snapshots && trigger(event)) await snapshot(opts);
+      if (first) await logSnapshot(opts, first);
+      else if (opts.snapshots && trigger(event)) await snapshot(opts);
+      first = undefined;
       opts.writer.append(event);
       yield event;
       step = await run.next();
@@ -74,8 +89,12 @@ export async function* persistRun(
 
 async function snapshot(opts: PersistRunOptions): Promise<void> {
   const s = opts.snapshots!;
+  await logSnapshot(opts, s.tracker.take(s.fs, s.root, s.options));
+}
+
+async function logSnapshot(opts: PersistRunOptions, taking: Promise<SnapshotDelta | null>): Promise<void> {
   try {
-    const delta = await s.tracker.take(s.fs, s.root, s.options);
+    const delta = await taking;
     if (delta) opts.writer.append({ type: 'session.snapshot', ts: opts.clock.now(), delta });
   } catch (err) {
     opts.onSnapshotError?.(`A sandbox snapshot failed (${(err as Error)?.message ?? String(err)}); forks from here restore the files of the previous snapshot.`);
@@ -92,4 +111,30 @@ export async function persistEvent(event: TraceEvent, opts: PersistRunOptions): 
   if (opts.snapshots && trigger(event)) await snapshot(opts);
   opts.writer.append(event);
   await opts.writer.flush();
+}
+
+/**
+ * `run`, with its first `next()` asked for now: the caller's own waits (a store write) overlap the run
+ * computing its first event. Pulls, returns and stops exactly as `run` would; a first step that failed
+ * throws at the first pull.
+ */
+export function startedEarly<R>(run: AsyncGenerator<TraceEvent, R>): AsyncGenerator<TraceEvent, R> {
+  const first = run.next();
+  // Surfaced at the first pull, not as an unhandled rejection meanwhile.
+  first.catch(() => undefined);
+  return resumedAt(first, run);
+}
+
+async function* resumedAt<R>(first: Promise<IteratorResult<TraceEvent, R>>, run: AsyncGenerator<TraceEvent, R>): AsyncGenerator<TraceEvent, R> {
+  let step = await first;
+  try {
+    while (!step.done) {
+      yield step.value;
+      step = await run.next();
+    }
+    return step.value;
+  } finally {
+    // The consumer stopped pulling: stop `run` too (a no-op once it has ended).
+    if (!step.done) await run.return(undefined as never).catch(() => undefined);
+  }
 }

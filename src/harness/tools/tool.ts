@@ -78,7 +78,7 @@ export interface Tool<Input = Record<string, unknown>> {
   /** An instruction to the model: when to use the tool and how. */
   readonly description: string;
   readonly inputSchema: z.ZodType<Input>;
-  /** JSON Schema sent as `input_schema`, derived from `inputSchema`. */
+  /** JSON Schema sent as `input_schema`, derived from `inputSchema` (by `buildTool`: at its first read). */
   readonly inputJsonSchema: JsonSchema;
   /** Largest result kept inline; longer results are cut (head + tail) with a note. */
   readonly maxResultChars: number;
@@ -140,7 +140,11 @@ export function buildTool<Input>(def: ToolDefinition<Input>): Tool<Input> {
     name: def.name,
     description: def.description,
     inputSchema: def.inputSchema,
-    inputJsonSchema: inputJsonSchemaOf(def.inputSchema),
+    // Derived at its first read (a request, the context breakdown, the what-if panel), not as the tool is built:
+    // a run's first event sends no request, and every tool's `z.toJSONSchema` was ~10 ms of a cold page's first Step.
+    get inputJsonSchema() {
+      return inputJsonSchemaOf(def.inputSchema);
+    },
     maxResultChars: def.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     isReadOnly: def.isReadOnly ?? (() => false),
     isConcurrencySafe: def.isConcurrencySafe ?? (() => false),

@@ -10,14 +10,14 @@
  * connects every registry server) — until the user clicks Connect. Their origins are allowed again
  * at start-up, before a page in live mode narrows its connect-src: from the records' URLs, read
  * without the records' full check (`storage/local/mcp-server-keys.ts`), which comes with the list —
- * read by the MCP panel, or by the first run (`runOptions`).
+ * read by the MCP panel, or started by the first run (`runOptions`).
  *
  * The first screen carries none of it: the registry (and the tool schemas it builds) and the saved
  * records' validation (zod) are imported on first use.
  */
-import type { Sandbox } from '../../harness/index.ts';
+import type { PrepareMcpOptions } from '../../run/prepare-mcp.ts';
 import type * as mcp from '../../harness/mcp/index.ts';
-import { MCP_JSON, projectApprovalKey } from '../../harness/mcp/light.ts';
+import { projectApprovalKey } from '../../harness/mcp/light.ts';
 import { realClock } from '../../harness/clock.ts';
 import { SvelteSet } from 'svelte/reactivity';
 import { allowConnectOrigin } from '../../security/connect-lock.svelte.ts';
@@ -73,7 +73,8 @@ export class McpSession {
 
   /**
    * Reads the servers saved in this browser (once) and allows their origins. The panel calls it as it
-   * opens; a run, before its first request; every action that reads or writes `saved`, first.
+   * opens; a run starts it (without waiting: it connects none of them); every action that reads or
+   * writes `saved` awaits it first.
    */
   loadSaved(): Promise<SavedMcpServerStore | null> {
     this.#store ??= (this.openStore?.() ?? Promise.resolve(null)).then((store) => {
@@ -94,14 +95,18 @@ export class McpSession {
   }
 
   /**
-   * What a run passes to prepareRun (`mcp`), or nothing when no server was added and the project
-   * has no `.mcp.json` (then the SDK is never loaded).
+   * What a run passes to prepareRun (`mcp`): the registry when the page has one (a server added, the
+   * panel opened, an earlier run's project servers), else a way to make it, which `prepareMcp` takes
+   * only for a project with a `.mcp.json` (so the SDK is never loaded for the others). Asks nothing of
+   * the sandbox: prepareRun reads whether there is a `.mcp.json` with its other reads.
    */
-  async runOptions(sandbox: Sandbox, scenarioFiles: Readonly<Record<string, string>>, document: string): Promise<{ mcp?: { registry: mcp.McpRegistry; userApproved: ReadonlySet<string>; document: string } }> {
-    await this.loadSaved();
-    const hasFile = MCP_JSON in scenarioFiles || (await sandbox.fs.stat(`${sandbox.workdir}/${MCP_JSON}`).catch(() => null)) !== null;
-    if (!this.#registry && !hasFile) return {};
-    return { mcp: { registry: await this.registry(), userApproved: snapshotOf(this.approved), document } };
+  async runOptions(document: string): Promise<{ mcp: Pick<PrepareMcpOptions, 'registry' | 'openRegistry' | 'userApproved' | 'document'> }> {
+    // The saved list is read (and a damaged record quarantined) as before, but not waited for: a run
+    // connects only registry servers, never a saved one, and the list's first read (its chunk and check)
+    // was 35–45 ms of a cold page's first Step.
+    void this.loadSaved().catch(() => {});
+    const registry = this.#registry ? await this.#registry : null;
+    return { mcp: { ...(registry ? { registry } : { openRegistry: () => this.registry() }), userApproved: snapshotOf(this.approved), document } };
   }
 
   async addRemote(name: string, url: string, transport: 'http' | 'sse'): Promise<boolean> {

@@ -16,7 +16,7 @@
 import { realClock } from '../../harness/clock.ts';
 import type { RunResult, Sandbox } from '../../harness/index.ts';
 import type { SessionInfo, SessionResult, SessionStore, SessionStoreError, SessionUsage } from '../../harness/ports.ts';
-import { SessionLogWriter, SnapshotTracker, persistRun, persistEvent, snapshotAt, type SessionLogEvent } from '../../harness/session/light.ts';
+import { SessionLogWriter, SnapshotTracker, persistRun, persistEvent, snapshotAt, startedEarly, type SessionLogEvent, type SnapshotDelta } from '../../harness/session/light.ts';
 import type { TraceEvent } from '../../harness/trace.ts';
 import type { Scenario } from '../../scenarios/schema.ts';
 import { logSeqOfEvent } from '../sessions/log-position.ts';
@@ -243,10 +243,23 @@ export class SessionRecording implements RunSessionPort {
   readonly wrapRun: RunWrapper = (run, info) => this.persisted(run, info);
 
   private async *persisted(run: AsyncGenerator<TraceEvent, RunResult>, info: Parameters<RunWrapper>[1]): AsyncGenerator<TraceEvent, RunResult> {
-    if (info.newConversation || !this.current) await this.begin(info.prompt, info.workbench().scenario);
+    let firstSnapshot: Promise<SnapshotDelta | null> | undefined;
+    if (info.newConversation || !this.current) {
+      // A new session's record (IndexedDB), the files' first snapshot (the sandbox's) and the run's first
+      // event go together: the page's run is the agent loop, which writes no file before its first event
+      // (`run.start`). One after another they were ~30 ms of a cold page's first Step. A follow-up keeps
+      // its session's tracker, so its snapshots stay one after another (`persistRun`).
+      const tracker = new SnapshotTracker();
+      firstSnapshot = tracker.take(info.sandbox.fs, info.sandbox.workdir);
+      run = startedEarly(run);
+      await this.begin(info.prompt, info.workbench().scenario, tracker);
+    }
     const writer = this.writer;
     const tracker = this.tracker;
-    if (!writer || !tracker || this.readOnly) return yield* run;
+    if (!writer || !tracker || this.readOnly) {
+      firstSnapshot?.catch(() => undefined);
+      return yield* run;
+    }
     // The person is continuing: what the resume said has been read.
     this.opened = null;
     this.recordWorkbench(info.workbench());
@@ -255,10 +268,11 @@ export class SessionRecording implements RunSessionPort {
       clock: realClock,
       snapshots: { fs: info.sandbox.fs, root: info.sandbox.workdir, tracker },
       onSnapshotError: (m) => (this.error = m),
+      ...(firstSnapshot ? { firstSnapshot } : {}),
     });
   }
 
-  private async begin(prompt: string, scenario: Scenario): Promise<void> {
+  private async begin(prompt: string, scenario: Scenario, tracker: SnapshotTracker): Promise<void> {
     this.close({ forget: true });
     const created = await this.store.create({ title: sessionTitle(scenario.title, prompt, this.opts.secrets()), scenarioId: scenario.id });
     if (!created.ok) {
@@ -272,7 +286,7 @@ export class SessionRecording implements RunSessionPort {
     // the list broadcast that tells them waits for the grant — so Web Locks grant it here first.
     const locking = acquireSessionLock(id);
     this.current = created.value;
-    this.tracker = new SnapshotTracker();
+    this.tracker = tracker;
     this.writer = this.newWriter(id);
     // A built-in as the library has it needs no record; an edited one, or one from outside (the
     // library keeps those only for this tab), gets one (persisted() writes it).

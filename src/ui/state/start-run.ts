@@ -129,7 +129,7 @@ export const startScenarioRun: RunStarter = async (ctl, run, opts) => {
     // A tool saved in the Tools tab while this run works joins its next request (tools.changed).
     liveCustomTools: () => ctl.scenario.settings.customTools,
     // MCP servers: the panel's and the project's .mcp.json (src/ui/mcp/).
-    ...(await mcpSession.runOptions(sandbox, ctl.scenario.files, ctl.documentTrustKey)),
+    ...(await mcpSession.runOptions(ctl.documentTrustKey)),
   });
   if (run !== ctl.state) return false;
   const { input, deps } = prepared;
