@@ -1,6 +1,6 @@
 import './zod-jitless.ts';
-// Starts the page's sandbox worker before the rest of the entry runs (see the module).
-import './sandbox/justbash-worker/early-worker.ts';
+// Starts the page's sandbox worker before the rest of the entry runs when its script came from the cache (see the module).
+import './early-worker-start.ts';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { teammateLinkOf } from './ui/team/teammate-link.ts';

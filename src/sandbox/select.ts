@@ -24,9 +24,13 @@ export type ChosenSandbox = { sandbox: Sandbox; live: SandboxKind; reason: strin
  * just-bash where it runs best: in a browser, in a Web Worker (a busy loop never freezes the page
  * and Stop interrupts it); elsewhere (Node), or when the Worker cannot start, in this thread.
  * `note` says which, for the reason sentence ('' for the plain in-thread case outside a browser).
+ * With `spawnAfter`, it starts once that settles (the page's first worker on a first visit: see
+ * `justbash-worker/early-worker.ts`).
  */
-export async function createPreferredJustBash(opts: { files?: Record<string, string>; mtimeMs?: number } = {}): Promise<{ sandbox: Sandbox; note: string }> {
+export async function createPreferredJustBash({ spawnAfter, ...opts }: { files?: Record<string, string>; mtimeMs?: number; spawnAfter?: Promise<void> } = {}): Promise<{ sandbox: Sandbox; note: string }> {
   let note = '';
+  // `spawnAfter`: nothing starts (no worker, no just-bash) before it settles; a rejection counts as settled.
+  if (spawnAfter) await spawnAfter.catch(() => undefined);
   if (canUseWorkers()) {
     try {
       return { sandbox: await createJustBashWorkerSandbox(opts), note: 'in a Worker: Stop interrupts even a busy loop' };
@@ -46,7 +50,7 @@ const JUST_BASH_CHOSEN = 'just-bash chosen by the scenario for exact replays';
  * reads of its start files are answered while the worker loads, so a run's start-up reads do not
  * wait for it. `reason` is {@link chooseSandbox}'s sentence, once it is up.
  */
-export function bootJustBash(opts: { files?: Record<string, string> } = {}): { sandbox: BootingSandbox; reason: Promise<string> } {
+export function bootJustBash(opts: { files?: Record<string, string>; spawnAfter?: Promise<void> } = {}): { sandbox: BootingSandbox; reason: Promise<string> } {
   // One modification time for every start file and directory, so the view knows what `stat` says.
   const mtimeMs = Date.now();
   const made = createPreferredJustBash({ ...opts, mtimeMs });

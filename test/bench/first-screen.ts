@@ -7,8 +7,9 @@
  *   which heavy packages (zod, yaml, re2js, the loop, the MCP SDK) it carries (`entry-closure.ts`);
  *   the same for the sandbox worker's script (what the worker compiles before it can answer);
  * - when the entry's modules have run and the app is mounted (`main.ts`'s User Timing marks), when
- *   the sandbox worker was created (`early-worker.ts`) and when the first sandbox was ready
- *   (`ui/state/run-sandbox.ts`): a Step clicked at usable waits for the last;
+ *   the sandbox worker was created (`early-worker.ts`: with the entry from the cache, after the harness
+ *   on a first visit) and when the first sandbox was ready (`ui/state/run-sandbox.ts`): a first Step
+ *   does not wait for it (its reads come from the start files), a first command does;
  * - first paint (first-contentful-paint) and cold time-to-usable: navigation start to the first
  *   animation frame with the Step button enabled (`usable-timing.ts`), empty HTTP cache and
  *   storage, in a tab already open and the browser quiet (a visitor following a link); with the

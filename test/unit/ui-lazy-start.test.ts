@@ -4,7 +4,7 @@
  * "Loading the harness…" (the run's phase) while it loads, and the Step then pulls its event.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadedFromCache, startRunModule } from '../../src/ui/state/lazy-start.ts';
+import { firstWorkerGate, loadedFromCache, startRunModule } from '../../src/ui/state/lazy-start.ts';
 import { stubLocalStorage } from '../helpers/local-storage.ts';
 import { memoryPageState } from '../helpers/page-state.ts';
 
@@ -51,5 +51,17 @@ describe('when the harness is fetched: at once on a first visit, at idle when th
     withEntry({ transferSize: 300, encodedBodySize: 0 }, () => expect(loadedFromCache()).toBe(true));
     // No entry (Node, a browser without the API): treated as a first visit.
     withEntry(undefined, () => expect(loadedFromCache()).toBe(false));
+  });
+
+  test('the first sandbox worker waits for the harness on a first visit, not on a return', async () => {
+    let cachedGate: Promise<void> | undefined;
+    withEntry({ transferSize: 0, encodedBodySize: 331_517 }, () => (cachedGate = firstWorkerGate()));
+    await expect(cachedGate).resolves.toBeUndefined();
+    // No Resource Timing entry here (Node): a first visit, whose gate opens once the harness is in.
+    let harnessIn = false;
+    void startRunModule().then(() => (harnessIn = true));
+    await firstWorkerGate();
+    expect(harnessIn).toBe(true);
+    expect(performance.getEntriesByName('hp:harness-loaded')).toHaveLength(1);
   });
 });

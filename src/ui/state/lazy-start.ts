@@ -18,6 +18,7 @@
  */
 import type { RunStarter } from './run-starter.ts';
 import { whenIdle } from '../lib/idle.ts';
+import { loadedFromCache as cachedScript } from '../lib/script-cache.ts';
 import { documentEnginesLoaded, loadDocumentEngines } from '../../harness/util/index.ts';
 
 type StartRunModule = typeof import('./start-run.ts');
@@ -33,16 +34,22 @@ export function startRunModule(): Promise<StartRunModule> {
   }));
 }
 
-/**
- * Whether this page's script came from the HTTP cache: its Resource Timing entry did not move its
- * body over the network (a cache hit moves 0 bytes; a 304 only headers, and Chromium reports its
- * body as 0). False where that cannot be told (no entry: Node, a browser without the API).
- */
+/** Whether this page's script came from the HTTP cache (`lib/script-cache.ts`; this module is in the entry). */
 export function loadedFromCache(): boolean {
-  const entry = globalThis.performance?.getEntriesByName?.(import.meta.url)[0] as PerformanceResourceTiming | undefined;
-  if (entry === undefined) return false;
-  const bodyOverNetwork = entry.encodedBodySize > 0 && entry.transferSize > entry.encodedBodySize;
-  return !bodyOverNetwork;
+  return cachedScript(import.meta.url);
+}
+
+/**
+ * When the page's first sandbox worker may be created (`sandbox/justbash-worker/early-worker.ts` says
+ * why): on a first visit once the harness has loaded or failed to (a failure must not keep the sandbox
+ * from starting); from the cache at once (its worker started with the entry).
+ */
+export function firstWorkerGate(): Promise<void> {
+  if (loadedFromCache()) return Promise.resolve();
+  return startRunModule().then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /**

@@ -24,7 +24,7 @@ import { RunPuller, flush, type PullHost } from './run-puller.ts';
 import { RunState } from './run-state.svelte.ts';
 import { bareLiveClient, bootRunSandbox } from './run-sandbox.ts';
 import { PageRunners, runNeedsOf, type RunStarter } from './run-starter.ts';
-import { lazyScenarioRun, prefetchStartRun } from './lazy-start.ts';
+import { firstWorkerGate, lazyScenarioRun, prefetchStartRun } from './lazy-start.ts';
 import { appendUserEvent, editBlockOf, terminalCommandEvent, userChangeEvent, type TerminalCommand } from './workbench-edits.ts';
 import { deriveConversation } from './conversation.ts';
 import { derivePermissions, deriveHookRows } from './safety.ts';
@@ -92,12 +92,14 @@ export class RunController implements PullHost {
     // The page's starter loads the harness on demand (`lazy-start.ts`); the first screen does not carry it.
     this.starter = o.starter ?? lazyScenarioRun;
     if (!o.starter) prefetchStartRun();
+    // On a first visit the sandbox's worker waits for the harness (`firstWorkerGate`); a teammate tab's does not.
+    const spawnAfter = o.starter ? undefined : firstWorkerGate();
     this.scenario = o.scenario;
     this.document = o.document ?? o.scenario;
     this.trust = new TrustGate(o.trustStore);
     this.puller = new RunPuller(this);
     void this.trust.evaluate(o.scenario, o.origin ?? 'builtin', this.document);
-    this.bootSandbox();
+    this.bootSandbox(undefined, spawnAfter);
   }
 
   // What the pull loop asks of its host (`PullHost`).
@@ -375,11 +377,11 @@ export class RunController implements PullHost {
     return this.state.sandboxReady ?? Promise.resolve(null);
   }
 
-  private bootSandbox(after?: Promise<void>): void {
+  private bootSandbox(after?: Promise<void>, spawnAfter?: Promise<void>): void {
     const run = this.state;
     // While the sandbox boots, the runners this scenario needs load at idle time: the first Step finds them ready.
     prefetchRunModules(runNeedsOf(this.scenario, this.userSettings, this.live));
-    bootRunSandbox(run, this.scenario, () => this.trust.status === 'builtin', () => run === this.state, after);
+    bootRunSandbox(run, this.scenario, () => this.trust.status === 'builtin', () => run === this.state, after, spawnAfter);
   }
 
   /** A client for the live model of the settings (wrapped by the `wrapLive` hook, e.g. the recorder). */

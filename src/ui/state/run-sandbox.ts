@@ -67,7 +67,7 @@ type BootedSandbox = { sandbox: Sandbox; info: SandboxInfo; up?: Promise<Sandbox
  * built-in's files go in as it starts (the run then skips seeding, `seededAtBoot`), and reads of
  * them are answered meanwhile, so the first Step's start-up reads do not wait for the worker.
  */
-export async function bootScenarioSandbox(scenario: Scenario, fromApp: () => boolean): Promise<BootedSandbox> {
+export async function bootScenarioSandbox(scenario: Scenario, fromApp: () => boolean, spawnAfter?: Promise<void>): Promise<BootedSandbox> {
   const select = await import('../../sandbox/select.ts');
   // A scenario from a link or a file could ask for WebContainer, which loads code from
   // StackBlitz: nothing it asks for acts before trust, so it starts on just-bash.
@@ -78,7 +78,7 @@ export async function bootScenarioSandbox(scenario: Scenario, fromApp: () => boo
   if (fromOutside || scenario.settings.sandbox === 'just-bash') {
     const seed = builtin && seedsAtBoot(scenario);
     const files = seed ? Object.fromEntries(Object.entries(scenario.files).map(([p, c]) => [`${WORKDIR}/${p}`, c])) : undefined;
-    const { sandbox, reason } = select.bootJustBash(files ? { files } : {});
+    const { sandbox, reason } = select.bootJustBash({ ...(files ? { files } : {}), ...(spawnAfter ? { spawnAfter } : {}) });
     if (seed) noteBootSeed(sandbox, scenario.files);
     const up = reason.then((r): SandboxInfo => ({ kind: 'just-bash', reason: fromOutside ? outsideReason : r }));
     // A conversation reset while it started disposes it and drops `up`: that rejection is expected.
@@ -107,11 +107,13 @@ export async function bareLiveClient(settings: ModelSettings): Promise<ModelClie
  * once when `current()` says the conversation was thrown away meanwhile (a reset). With `after` (the
  * previous conversation's sandbox being disposed), it starts once that has settled: a just-bash
  * worker disposed before it ran a command is handed back (`sandbox/justbash-worker/spare-worker.ts`),
- * so this boot reuses its compiled just-bash instead of loading another beside it.
+ * so this boot reuses its compiled just-bash instead of loading another beside it. With `spawnAfter`, a
+ * just-bash worker is created once that settles (the page's first, on a first visit: `firstWorkerGate`);
+ * the sandbox is handed out at once all the same, its start files answering reads meanwhile.
  */
-export function bootRunSandbox(run: RunState, scenario: Scenario, fromApp: () => boolean, current: () => boolean, after?: Promise<void>): void {
+export function bootRunSandbox(run: RunState, scenario: Scenario, fromApp: () => boolean, current: () => boolean, after?: Promise<void>, spawnAfter?: Promise<void>): void {
   run.sandboxReady = (after ?? Promise.resolve())
-    .then(() => bootScenarioSandbox(scenario, fromApp))
+    .then(() => bootScenarioSandbox(scenario, fromApp, spawnAfter))
     .then(({ sandbox, info, up }) => {
       if (!current()) {
         void sandbox.dispose();
