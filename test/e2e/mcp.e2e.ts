@@ -8,10 +8,11 @@ import type { Page } from 'playwright-core';
 import { seriousViolations } from './axe.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { allowConsoleErrors, expect, shotPath, test } from './browser.ts';
-import { openApp, openTab, runToEnd, waitForStatus } from './app.ts';
+import { openApp, openSettings, openTab, runToEnd, waitForStatus } from './app.ts';
 import { PICTURE_PNG, startMcpFixture, type McpFixture } from '../fixtures/mcp-server.ts';
 import { freePort } from './servers.ts';
 import { runAnswering } from './safety-fixtures.ts';
+import { goLive } from './live-helpers.ts';
 
 let fixture: McpFixture;
 beforeAll(async () => {
@@ -152,6 +153,30 @@ const pictureScenario = {
   prompt: 'Show me the picture.',
   model: { kind: 'scripted', turns: [{ content: [{ type: 'tool_use', name: 'mcp__lb__picture', input: {} }] }, { content: [{ type: 'text', text: 'A tiny picture.' }] }] },
 };
+
+test('in live mode a saved server still connects after a reload: its origin is allowed before the page narrows its connect-src to the model endpoint', async ({ page }) => {
+  allowConsoleErrors(page, /405/);
+  await openApp(page);
+  await openSettings(page);
+  await goLive(page);
+  await addByUrl(page, 'lb', fixture.url);
+  await expect.poll(() => server(page, 'lb').getAttribute('data-status'), { timeout: 30_000 }).toBe('connected');
+
+  // The page starts in live mode now: its connect-src is narrowed to the fake model endpoint at once.
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  await expect.poll(() => page.locator('meta[data-connect-lock]').count()).toBe(1);
+  const policy = (await page.locator('meta[data-connect-lock]').getAttribute('content')) ?? '';
+  expect(policy).toContain(new URL(fixture.url).origin);
+  await openTab(page, 'mcp');
+  const saved = server(page, 'lb');
+  await expect.poll(() => saved.getAttribute('data-status')).toBe('saved');
+  const seen = fixture.requests();
+  await saved.getByTestId('mcp-connect').click();
+  await expect.poll(() => server(page, 'lb').getAttribute('data-status'), { timeout: 30_000 }).toBe('connected');
+  expect(fixture.requests()).toBeGreaterThan(seen);
+  expect(await page.getByTestId('mcp-panel').getByRole('alert').count()).toBe(0);
+});
 
 test('an MCP image reaches the model as an image block and shows in the tool card', async ({ page }) => {
   allowConsoleErrors(page, /405/);

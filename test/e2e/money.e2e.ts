@@ -1,5 +1,5 @@
 import { expect, test } from './browser.ts';
-import { openApp, openTab, rows, rowTypes, runToEnd, waitForStatus } from './app.ts';
+import { openApp, openSettings, openTab, rows, rowTypes, runToEnd, waitForStatus } from './app.ts';
 import { goLive, runDemoConversation } from './live-helpers.ts';
 
 test('a run stopped by its budget: the end card says max_budget and what it cost; the Cost view prices every request', async ({ page }) => {
@@ -49,4 +49,36 @@ test('a live run whose compaction calls the model: the summary call is its own c
   // Beside the agent's two requests, in the run's total.
   expect(await page.getByTestId('cost-request').count()).toBe(2);
   expect(await page.getByTestId('cost-panel').textContent()).toMatch(/over 2 request\(s\)\s*and 1 other call\(s\)/);
+});
+
+test('a price table applied in Settings survives a reload and prices the first run after it: the budget stops that run sooner', async ({ page }) => {
+  const requests = () => rows(page).and(page.locator('[data-type="model.request"]')).count();
+  const end = page.getByTestId('run-end');
+  await runToEnd(page, 'budget-stop');
+  await expect.poll(() => end.getAttribute('data-reason')).toBe('max_budget');
+  const builtIn = await requests();
+
+  // Ten times every price, applied in Settings (saved in this browser).
+  await openSettings(page);
+  const money = page.getByTestId('money-settings');
+  await money.locator('summary').click();
+  type Row = Record<string, number>;
+  const table = JSON.parse(await page.getByTestId('prices-json').inputValue()) as { source: string; models: Record<string, Row> };
+  for (const row of Object.values(table.models)) for (const k of Object.keys(row)) row[k] = row[k]! * 10;
+  table.source = 'ten times the built-in table (a test)';
+  await page.getByTestId('prices-json').fill(JSON.stringify(table));
+  await page.getByTestId('prices-apply').click();
+  await expect.poll(() => page.getByTestId('prices-source').textContent()).toBe(table.source);
+
+  // After a reload the saved table is checked before the first run reads it: that run is priced with it.
+  await page.reload();
+  await page.getByTestId('scenario-picker').waitFor();
+  await page.getByTestId('btn-reset').click();
+  await page.getByTestId('btn-run').click();
+  await waitForStatus(page, 'done');
+  await expect.poll(() => end.getAttribute('data-reason')).toBe('max_budget');
+  expect(await requests()).toBeLessThan(builtIn);
+  await openSettings(page);
+  await money.locator('summary').click();
+  expect(await page.getByTestId('prices-source').textContent()).toBe(table.source);
 });
