@@ -22,7 +22,9 @@
  * - first Step: the click to the first event row on screen, clicked from the bench as soon as it sees
  *   Step enabled on the cold page (a few hundred ms after the frame, on a page still busy loading),
  *   clicked from inside the page in the very frame Step is enabled (a visitor waiting for it), and
- *   on the reloaded page once it has settled.
+ *   on the reloaded page once it has settled;
+ * - Run clicked in that same first frame, to its first tool result: the first command, which needs
+ *   the sandbox up (a first visit starts its worker only once the harness is in: round 21).
  * - the same cold load in a visitor's browser (`visitor-load.ts`): a second Chromium driven from its
  *   browser process only, so no DevTools session is on the page. Playwright's session (every row
  *   above) makes V8 record a detailed stack for each `Error` constructed, and the one Svelte builds
@@ -43,7 +45,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/browser-args.ts';
-import { clickStepInUsableFrame, firstStep, stepInUsableFrame } from './first-step-timing.ts';
+import { clickRunInUsableFrame, clickStepInUsableFrame, firstStep, runInUsableFrame, stepInUsableFrame } from './first-step-timing.ts';
 import { timeToUsable, watchUsable } from './usable-timing.ts';
 import { startVitePreview } from '../e2e/servers.ts';
 import { entryClosure, sandboxWorkerClosure } from './entry-closure.ts';
@@ -141,7 +143,7 @@ const median = (xs: number[]) => {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const row = (label: string, xs: number[], unit = 'ms') => `| ${label} | ${median(xs).toFixed(0)} ${unit}  [${xs.map((x) => x.toFixed(0)).join(', ')}] |`;
 
-type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[]; stepInFrame: number[]; visitor: { usable: number[]; step: number[]; evaluated: number[]; sandboxReady: number[]; harnessLoaded: number[] } };
+type Samples = { workerStarted: number[]; sandboxReady: number[]; evaluated: number[]; mounted: number[]; paint: number[]; cold: number[]; coldNewWindow: number[]; coldCpu: number[]; coldScript: number[]; warm: number[]; step: number[]; stepAtUsable: number[]; stepInFrame: number[]; runInFrame: number[]; visitor: { usable: number[]; step: number[]; evaluated: number[]; sandboxReady: number[]; harnessLoaded: number[] } };
 
 /** A fresh context: empty HTTP cache, IndexedDB and localStorage (a first visit). */
 async function freshContext(browser: Browser): Promise<BrowserContext> {
@@ -203,14 +205,24 @@ async function round(browser: Browser, url: string, out: Samples): Promise<void>
   await settle(page);
   out.step.push(await firstStep(page));
   await context.close();
-  // A fresh profile again: Step clicked in the first frame it is enabled, from inside the page.
-  const eager = await freshContext(browser);
-  await clickStepInUsableFrame(eager);
-  const page3 = await openTab(eager);
-  const reported = stepInUsableFrame(page3);
-  await page3.goto(`${url}/`);
-  out.stepInFrame.push(await reported);
-  await eager.close();
+  // A fresh profile again: Step clicked in the first frame it is enabled, from inside the page; and
+  // another, Run clicked in that frame, to its first tool result (the first command needs the sandbox up).
+  out.stepInFrame.push(await inFrame(browser, url, clickStepInUsableFrame, stepInUsableFrame));
+  out.runInFrame.push(await inFrame(browser, url, clickRunInUsableFrame, runInUsableFrame));
+}
+
+/** A cold load in a fresh profile whose page clicks in the first frame Step is enabled (`arm`), and the time it reports (`read`). */
+async function inFrame(browser: Browser, url: string, arm: (c: BrowserContext) => Promise<void>, read: (p: Page) => Promise<number>): Promise<number> {
+  const context = await freshContext(browser);
+  try {
+    await arm(context);
+    const page = await openTab(context);
+    const reported = read(page);
+    await page.goto(`${url}/`);
+    return await reported;
+  } finally {
+    await context.close();
+  }
 }
 
 /** The floor: a page whose only script adds an enabled Step button (a build of nothing but that). */
@@ -251,7 +263,7 @@ async function main(): Promise<void> {
   const probedServers = [];
   for (const d of probed) probedServers.push(await startVitePreview(ROOT, d));
   const visitorBrowser = await launchPipeBrowser(executablePath, CHROMIUM_ARGS);
-  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [], stepInFrame: [], visitor: { usable: [], step: [], evaluated: [], sandboxReady: [], harnessLoaded: [] } }));
+  const samples: Samples[] = DISTS.map(() => ({ workerStarted: [], sandboxReady: [], evaluated: [], mounted: [], paint: [], cold: [], coldNewWindow: [], coldCpu: [], coldScript: [], warm: [], step: [], stepAtUsable: [], stepInFrame: [], runInFrame: [], visitor: { usable: [], step: [], evaluated: [], sandboxReady: [], harnessLoaded: [] } }));
   const loads: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -302,6 +314,7 @@ async function main(): Promise<void> {
     console.log(row('warm time-to-usable (reload)', s.warm));
     console.log(row('first Step clicked at usable, cold (click → first event row)', s.stepAtUsable));
     console.log(row('first Step clicked in the frame Step is enabled, cold (from inside the page)', s.stepInFrame));
+    console.log(row('Run clicked in that frame, cold: click → first tool result (the first command, which needs the sandbox up)', s.runInFrame));
     console.log(row('first Step, warm page settled (click → first event row)', s.step));
     console.log(row('visitor’s browser (no DevTools session on the page): cold: the entry’s modules evaluated', s.visitor.evaluated));
     console.log(row('visitor’s browser: cold: first sandbox ready', s.visitor.sandboxReady));
